@@ -1,0 +1,90 @@
+"""Dataset plugins: how courtbench learns about ECtHR-NPD, SLDS or any third dataset.
+
+A dataset package exposes one :class:`DatasetPlugin` object and registers it under the
+entry-point group ``courtbench.datasets`` in its ``pyproject.toml``::
+
+    [project.entry-points."courtbench.datasets"]
+    ecthr_npd = "ecthr_npd.plugin:PLUGIN"
+
+``courtbench`` never imports a dataset package by name; the CLI asks :func:`load_plugins`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+
+ENTRY_POINT_GROUP = "courtbench.datasets"
+
+ArgumentAdder = Callable[[argparse.ArgumentParser], None]
+ArgsRunner = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True)
+class DatasetPlugin:
+    """Everything the generic CLI needs to know about one dataset.
+
+    Attributes:
+        name: the dataset's short name, used on the command line (``ecthr_npd``).
+        summary: one line for ``--help``.
+        add_build_arguments: adds the dataset's ``courtbench build NAME`` options.
+        build: builds a Hub folder from parsed arguments (``args.out`` is the folder);
+            returns an exit code.
+        audit_folder: extra checks on a built Hub folder (e.g. the leakage audit); returns
+            a list of problems, empty when the folder passes. Run by ``courtbench verify``
+            and ``courtbench publish``.
+        add_baseline_arguments / run_baselines: ``courtbench baselines NAME``.
+        add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
+        demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
+            scale in (0, 1]; returns a short text summary to print.
+    """
+
+    name: str
+    summary: str
+    add_build_arguments: ArgumentAdder
+    build: ArgsRunner
+    audit_folder: Callable[[Path], list[str]] | None = None
+    add_baseline_arguments: ArgumentAdder | None = None
+    run_baselines: ArgsRunner | None = None
+    add_evaluate_arguments: ArgumentAdder | None = None
+    evaluate: ArgsRunner | None = None
+    demo: Callable[[Path, float], str] | None = None
+
+
+def load_plugins() -> dict[str, DatasetPlugin]:
+    """Return the installed dataset plugins by name, sorted by name.
+
+    A plugin that fails to import is reported on stderr and left out, so that one broken
+    dataset package does not take the whole CLI down.
+    """
+    plugins: dict[str, DatasetPlugin] = {}
+    for entry_point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            plugin = entry_point.load()
+        except Exception as error:  # noqa: BLE001 - report any import failure, keep going
+            print(f"courtbench: dataset plugin {entry_point.name!r} ({entry_point.value}) "
+                  f"failed to load: {error}", file=sys.stderr)
+            continue
+        if not isinstance(plugin, DatasetPlugin):
+            warnings.warn(f"entry point {entry_point.name!r} is not a DatasetPlugin: {plugin!r}",
+                          stacklevel=2)
+            continue
+        plugins[plugin.name] = plugin
+    return plugins
+
+
+def plugin_for_folder(folder: Path) -> DatasetPlugin | None:
+    """Return the plugin whose dataset a built Hub folder holds, from its card's metadata.
+
+    Builders record ``courtbench_dataset: <name>`` in the card's YAML; ``None`` when the
+    folder carries no such mark or the plugin is not installed.
+    """
+    from courtbench.hub.card import read_card_metadata
+
+    name = read_card_metadata(folder).get("courtbench_dataset")
+    return load_plugins().get(name) if name else None

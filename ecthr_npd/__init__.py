@@ -1,0 +1,1 @@
+"""ECtHR-NPD: non-pecuniary damage awards of the European Court of Human Rights."""

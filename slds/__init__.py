@@ -1,0 +1,1 @@
+"""SLDS: Swiss Landmark Decisions Summarization (headnotes in German, French and Italian)."""
