@@ -1,0 +1,45 @@
+"""Deterministic parquet files that carry their datasets Features."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import datasets
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+# The dataset viewer reads one row group at a time; large groups of long documents make it
+# time out. Groups are bounded in uncompressed bytes and in rows.
+MAX_ROW_GROUP_BYTES = 32 * 1024 * 1024
+MAX_ROW_GROUP_ROWS = 10_000
+
+
+def arrow_table(dataset: datasets.Dataset) -> pa.Table:
+    """The dataset's rows as one Arrow table in row order (indices mappings applied)."""
+    if dataset._indices is not None:  # select/shuffle keep an indices mapping; materialise it
+        dataset = dataset.flatten_indices()
+    table = dataset.data.table
+    return table.cast(dataset.features.arrow_schema)
+
+
+def row_group_rows(table: pa.Table, *, max_bytes: int = MAX_ROW_GROUP_BYTES,
+                   max_rows: int = MAX_ROW_GROUP_ROWS) -> int:
+    """Rows per row group so that a group stays under ``max_bytes`` uncompressed on average."""
+    if table.num_rows == 0:
+        return 1
+    bytes_per_row = max(1, table.nbytes // table.num_rows)
+    return max(1, min(max_rows, max_bytes // bytes_per_row))
+
+
+def write_parquet(dataset: datasets.Dataset, path: Path) -> int:
+    """Write ``dataset`` to ``path``; returns the uncompressed Arrow size in bytes.
+
+    The schema metadata holds the features under the ``huggingface`` key (as
+    ``Dataset.to_parquet`` does), so ClassLabel names and list types survive the round trip.
+    The same rows and features give byte-identical files for a given pyarrow version.
+    """
+    table = arrow_table(dataset)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path, row_group_size=row_group_rows(table), compression="zstd",
+                   write_statistics=True, store_schema=True)
+    return table.nbytes
