@@ -1,0 +1,68 @@
+"""``courtbench baselines slds``: write the model-free baselines' predictions for a Hub folder.
+
+Each system gets ``<system>.jsonl`` with one ``{"sample_id", "prediction"}`` object per row of
+the chosen splits of the ``default`` config, sorted by sample_id, plus ``settings.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import datasets
+from tqdm.auto import tqdm
+
+from courtbench import __version__
+from courtbench.hub.atomic import atomic_output_dir
+from courtbench.hub.offline import hub_offline
+from slds.baselines import BASELINES, DEFAULT_BUDGET
+
+
+def load_rows(data_dir: Path, splits: list[str]) -> datasets.Dataset:
+    """Rows of the given splits of a built SLDS folder's ``default`` config."""
+    with hub_offline():
+        loaded = datasets.load_dataset(str(data_dir), "default")
+    missing = [s for s in splits if s not in loaded]
+    if missing:
+        raise ValueError(f"--splits: {missing} not in {data_dir} (has {sorted(loaded)})")
+    return datasets.concatenate_datasets([loaded[s] for s in splits])
+
+
+def predict(rows: datasets.Dataset, system: str, *, budget: int) -> list[dict[str, str]]:
+    """One prediction per row: ``[{"sample_id", "prediction"}]`` sorted by sample_id."""
+    generate = BASELINES[system]
+    outputs = [{"sample_id": sample_id, "prediction": generate(decision, budget=budget)}
+               for sample_id, decision in tqdm(zip(rows["sample_id"], rows["decision"],
+                                                   strict=True),
+                                               total=rows.num_rows, desc=system, unit="doc")]
+    return sorted(outputs, key=lambda row: row["sample_id"])
+
+
+def write_jsonl(path: Path, records: list[dict]) -> None:
+    """JSON Lines, UTF-8, one object per line (deterministic: keys in insertion order)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def run_baselines(args: argparse.Namespace) -> int:
+    """CLI entry point: predictions of every requested system into ``args.out``."""
+    rows = load_rows(args.data, args.splits)
+    with atomic_output_dir(args.out) as tmp:
+        for system in args.systems:
+            write_jsonl(tmp / f"{system}.jsonl", predict(rows, system, budget=args.budget))
+        settings = {"systems": args.systems, "splits": args.splits, "budget_tokens": args.budget,
+                    "tokens": "whitespace", "courtbench": __version__, "data": str(args.data)}
+        (tmp / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+    print(f"wrote {len(args.systems)} prediction files for {rows.num_rows:,} rows to {args.out}")
+    return 0
+
+
+def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--systems", nargs="+", choices=sorted(BASELINES), default=sorted(BASELINES),
+                        help="baselines to run (default: all)")
+    parser.add_argument("--splits", nargs="+", default=["test"],
+                        help="splits of the default config to predict (default: test)")
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                        help=f"token budget per headnote (default {DEFAULT_BUDGET})")

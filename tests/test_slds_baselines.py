@@ -1,0 +1,138 @@
+"""SLDS model-free baselines: lead and citation-lead."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import datasets
+import pytest
+
+from courtbench.cli import main
+from courtbench.hub import ConfigSpec, write_hub_folder
+from slds.baselines import citation_lead, lead
+from slds.schema import FEATURES
+from slds.text import considerations_text, sentences
+
+DECISION_DE = """Sachverhalt
+
+A. Der Beschwerdeführer verlangte Akteneinsicht. Das Amt lehnte ab.
+
+Erwägungen
+
+Aus den Erwägungen:
+
+2. Nach Art. 8 Abs. 1 BV sind alle Menschen vor dem Gesetz gleich. Die Vorinstanz hat dies verkannt.
+2.1 Wie in E. 2 dargelegt, gilt auch Art. 29 Abs. 2 BV. Der Anspruch ist formeller Natur.
+"""
+DECISION_FR = ("Faits\n\nA. Le recourant a demandé l'accès au dossier.\n\nConsidérant en droit:\n\n"
+               "2. Selon l'art. 8 al. 1 Cst., tous les êtres humains sont égaux. "
+               "Comme exposé au consid. 2.1, l'autorité a violé ce principe.")
+DECISION_IT = ("Fatti\n\nA. Il ricorrente ha chiesto l'accesso.\n\nConsiderando in diritto:\n\n"
+               "2. Secondo l'art. 8 cpv. 1 Cost., tutti sono uguali. Vedi consid. 3.2 sotto.")
+
+
+def test_considerations_skip_facts_and_stacked_headings():
+    text = considerations_text(DECISION_DE)
+    assert text.lstrip().startswith("2. Nach Art. 8")
+    assert "Akteneinsicht" not in text
+
+
+def test_sentences_do_not_break_after_abbreviations():
+    found = sentences("Nach Art. 8 Abs. 1 BV gilt dies. Siehe E. 2.1. Die Frage bleibt offen.")
+    assert found == ["Nach Art. 8 Abs. 1 BV gilt dies.", "Siehe E. 2.1. Die Frage bleibt offen."]
+
+
+@pytest.mark.parametrize("budget", [1, 5, 12, 200])
+def test_lead_respects_the_budget_and_is_never_empty(budget):
+    prediction = lead(DECISION_DE, budget=budget)
+    assert prediction and len(prediction.split()) <= budget
+    assert prediction.split()[0] == "2."
+
+
+def test_lead_takes_whole_sentences_when_they_fit():
+    assert lead(DECISION_DE, budget=14) == ("2. Nach Art. 8 Abs. 1 BV sind alle Menschen vor "
+                                            "dem Gesetz gleich.")
+
+
+@pytest.mark.parametrize("decision, expected", [
+    (DECISION_DE, ["Art. 8 Abs. 1 BV", "Art. 29 Abs. 2 BV", "E. 2"]),
+    (DECISION_FR, ["art. 8 al. 1 Cst.", "consid. 2.1"]),
+    (DECISION_IT, ["art. 8 cpv. 1 Cost.", "consid. 3.2"]),
+])
+def test_citation_lead_cites_articles_and_considerations(decision, expected):
+    prediction = citation_lead(decision)
+    for citation in expected:
+        assert citation in prediction
+    assert prediction.index(expected[0]) < prediction.index("2.")
+
+
+def test_baselines_on_the_real_landmark_decision(shared_data):
+    response = json.loads((shared_data / "slds/search_law_1.json").read_text())
+    hit = next(h for h in response["hits"]["hits"] if "BGE-151-II-245" in h["_id"])
+    decision = hit["_source"]["attachment"]["content"]
+    prediction = lead(decision)
+    assert prediction.startswith("4. Bevor auf die streitig gebliebenen Ansprüche")
+    assert "Art. 3 Abs. 1 Ziff. 6" in citation_lead(decision)
+
+
+def _tiny_folder(tmp_path: Path) -> Path:
+    rows = {name: [] for name in FEATURES}
+    for i, (decision, language) in enumerate([(DECISION_DE, "de"), (DECISION_FR, "fr")]):
+        for headnote_language in ("de", "fr"):
+            rows["sample_id"].append(f"d{i}/{headnote_language}")
+            rows["decision_id"].append(f"d{i}")
+            rows["decision"].append(decision)
+            rows["decision_language"].append(language)
+            rows["headnote"].append("Art. 8 BV.")
+            rows["headnote_language"].append(headnote_language)
+            rows["law_area"].append(0)
+            rows["year"].append(2023)
+            rows["volume"].append("I")
+            rows["url"].append("https://example.org")
+    test = datasets.Dataset.from_dict(rows, features=FEATURES)
+    template = tmp_path / "card.md"
+    template.write_text("tiny\n")
+    out = tmp_path / "slds"
+    write_hub_folder(out, [ConfigSpec("default", {"test": test}, default=True)],
+                     card_template=template, card_context={},
+                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
+    return out
+
+
+def test_runner_writes_one_sorted_file_per_system(tmp_path):
+    import argparse
+
+    from slds.run_baselines import add_baseline_arguments, run_baselines
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path)
+    parser.add_argument("--out", type=Path)
+    add_baseline_arguments(parser)
+    data = _tiny_folder(tmp_path)
+    args = parser.parse_args(["--data", str(data), "--out", str(tmp_path / "pred")])
+    assert run_baselines(args) == 0
+    assert sorted(p.name for p in (tmp_path / "pred").iterdir()) == [
+        "citation_lead.jsonl", "lead.jsonl", "settings.json"]
+    records = [json.loads(line) for line in (tmp_path / "pred/lead.jsonl").read_text().splitlines()]
+    assert [r["sample_id"] for r in records] == ["d0/de", "d0/fr", "d1/de", "d1/fr"]
+    assert records[2]["prediction"].startswith("2. Selon l'art. 8 al. 1 Cst.")
+    first = (tmp_path / "pred/lead.jsonl").read_bytes()
+    run_baselines(args)
+    assert (tmp_path / "pred/lead.jsonl").read_bytes() == first
+
+
+def test_runner_names_a_missing_split(tmp_path):
+    from slds.run_baselines import load_rows
+
+    with pytest.raises(ValueError, match=r"--splits: \['validation'\]"):
+        load_rows(_tiny_folder(tmp_path), ["validation"])
+
+
+def test_cli_reaches_the_runner_when_the_plugin_is_installed(tmp_path):
+    from courtbench.plugins import load_plugins
+
+    if "slds" not in load_plugins() or load_plugins()["slds"].run_baselines is None:
+        pytest.skip("slds plugin without baselines hook")
+    data = _tiny_folder(tmp_path)
+    assert main(["baselines", "slds", "--data", str(data), "--out", str(tmp_path / "p")]) == 0
