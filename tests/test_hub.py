@@ -183,3 +183,11 @@ def test_markdown_table_marks_missing_values():
     assert markdown_table(["a", "b"], [["x|y", None]]) == "| a | b |\n| :--- | ---: |\n| x\\|y | — |"
     with pytest.raises(ValueError, match=r"rows\[0\] has 1 cells, expected 2"):
         markdown_table(["a", "b"], [["x"]])
+
+
+def test_verify_reports_a_corrupt_parquet_file(tmp_path, template):
+    out = tmp_path / "toy"
+    _write(out, template)
+    (out / "data/recent/test.parquet").write_bytes(b"not parquet")
+    with pytest.raises(VerificationError, match="data/recent/test.parquet: not a readable parquet"):
+        verify_folder(out)

@@ -63,7 +63,12 @@ def _file_feature_problems(folder: Path, config: dict, expected: datasets.Featur
     for data_file in config.get("data_files") or []:
         path = folder / data_file["path"]
         if path.is_file():
-            stored = datasets.Features.from_arrow_schema(pq.read_schema(path))
+            try:
+                stored = datasets.Features.from_arrow_schema(pq.read_schema(path))
+            except Exception as error:  # noqa: BLE001 - an unreadable file is a problem to report
+                problems.append(f"{data_file['path']}: not a readable parquet file "
+                                f"({type(error).__name__}: {error})")
+                continue
             if stored != expected:
                 problems.append(f"{data_file['path']}: stored features {stored} differ from the "
                                 f"card's {expected} (config {config['config_name']!r})")

@@ -1,0 +1,269 @@
+"""Pre-flight checks: everything a folder must pass, offline, before anything is sent.
+
+Dataset folder:
+    the card's YAML has the required keys, a license, and every ``configs[].data_files[].path``
+    exists; then :func:`courtbench.hub.verify_folder` loads every config offline, compares
+    row counts and features with the card and runs the dataset plugin's audit (found from
+    the card's ``courtbench_dataset``; a card without that key gets no audit, and the notes
+    say so; a card naming a plugin that is not installed is refused).
+Metric folder:
+    the card's YAML has the Space keys (``title``, ``sdk: gradio``, ``app_file`` naming an
+    uploaded file) and the module loads with ``evaluate.load`` in a fresh subprocess from a
+    copy of exactly the files to upload, with an empty temporary ``HF_MODULES_CACHE``, the
+    network switched off and the repository's own packages unimportable.
+
+A failing folder raises :class:`PublishRefused` listing every problem found.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from courtbench.errors import CourtbenchError, VerificationError
+from courtbench.hub import read_card_metadata, verify_folder
+from courtbench.plugins import plugin_for_folder
+from courtbench.publish.kinds import CARD_FILE, DATASET, METRIC, TARGETS
+
+REQUIRED_DATASET_KEYS = ("pretty_name", "license", "language", "configs", "dataset_info")
+REQUIRED_SPACE_KEYS = ("title", "sdk", "app_file")
+METRIC_LOAD_TIMEOUT_S = 600.0
+
+# Run in a child process: a fresh interpreter and module cache, like a first load on a Space,
+# where nothing of this repository exists; importing one of its packages is an error there.
+_LOAD_SCRIPT = """\
+import sys
+
+REPOSITORY_PACKAGES = {"courtbench", "ecthr_npd", "slds"}
+
+
+class _BlockRepositoryPackages:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in REPOSITORY_PACKAGES:
+            raise ImportError(f"the metric imports {name!r}, a package of the courtbench "
+                              "repository; a metric module must be self-contained")
+        return None
+
+
+sys.meta_path.insert(0, _BlockRepositoryPackages())
+import evaluate
+
+module = evaluate.load(sys.argv[1])
+print(type(module).__name__, module.name)
+"""
+
+
+class PublishRefused(CourtbenchError):
+    """A folder failed pre-flight checks; ``problems`` lists them, nothing was sent."""
+
+    def __init__(self, folder: Path, kind: str, problems: Sequence[str]) -> None:
+        self.folder = Path(folder)
+        self.kind = kind
+        self.problems = list(problems)
+        super().__init__(f"{folder}: refusing to publish this {kind} folder, "
+                         f"{len(self.problems)} problem(s):\n  - " + "\n  - ".join(self.problems))
+
+
+def _is_nonempty_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def dataset_card_problems(folder: Path, metadata: Mapping[str, Any]) -> list[str]:
+    """Problems of a dataset card's YAML: required keys, license, configured data files.
+
+    Args:
+        folder: the dataset folder (paths in ``configs`` are relative to it).
+        metadata: the card's YAML front matter.
+
+    Returns:
+        One message per problem, naming the key, config or path; empty when the card passes.
+    """
+    problems = [f"{CARD_FILE}: YAML lacks the required key {key!r}"
+                for key in REQUIRED_DATASET_KEYS if key not in metadata]
+    license_ = metadata.get("license")
+    if "license" in metadata and not (
+            _is_nonempty_text(license_)
+            or (isinstance(license_, list) and license_
+                and all(_is_nonempty_text(item) for item in license_))):
+        problems.append(f"{CARD_FILE}: 'license' is {license_!r}; expected a license "
+                        "identifier such as 'cc-by-4.0' (or a list of them)")
+    configs = metadata.get("configs")
+    if "configs" in metadata and not (isinstance(configs, list) and configs):
+        problems.append(f"{CARD_FILE}: 'configs' is {configs!r}; expected a non-empty list")
+        configs = []
+    root = folder.resolve()
+    for index, config in enumerate(configs or []):
+        name = config.get("config_name") if isinstance(config, dict) else None
+        if not _is_nonempty_text(name):
+            problems.append(f"{CARD_FILE}: configs[{index}] has no 'config_name'")
+        data_files = config.get("data_files") if isinstance(config, dict) else None
+        if not isinstance(data_files, list) or not data_files:
+            problems.append(f"{CARD_FILE}: config {name!r} has no 'data_files' list")
+            continue
+        for entry in data_files:
+            path = entry.get("path") if isinstance(entry, dict) else None
+            split = entry.get("split") if isinstance(entry, dict) else None
+            if not _is_nonempty_text(path):
+                problems.append(f"{CARD_FILE}: config {name!r} split {split!r} has no 'path'")
+                continue
+            target = (folder / path).resolve()
+            if not target.is_relative_to(root):
+                problems.append(f"{CARD_FILE}: config {name!r} split {split!r} path {path!r} "
+                                "points outside the folder")
+            elif not target.is_file():
+                problems.append(f"{CARD_FILE}: config {name!r} split {split!r} path {path!r} "
+                                "does not exist in the folder")
+    return problems
+
+
+def check_dataset(folder: Path) -> list[str]:
+    """Run the dataset pre-flight checks; return notes on what was checked.
+
+    Raises:
+        PublishRefused: the card or the data fails; the card is checked first and the
+            (slower) load and audit only run on a card that passes.
+    """
+    folder = Path(folder)
+    try:
+        metadata = read_card_metadata(folder)
+    except VerificationError as error:
+        raise PublishRefused(folder, DATASET, [str(error)]) from error
+    problems = dataset_card_problems(folder, metadata)
+    plugin_name = metadata.get("courtbench_dataset")
+    plugin = plugin_for_folder(folder) if plugin_name else None
+    if plugin_name and plugin is None:
+        problems.append(f"{CARD_FILE}: courtbench_dataset is {plugin_name!r} but no dataset "
+                        "plugin of that name is installed, so its audit cannot run")
+    if problems:
+        raise PublishRefused(folder, DATASET, problems)
+    audit = plugin.audit_folder if plugin is not None else None
+    try:
+        report = verify_folder(folder, audit=audit)
+    except VerificationError as error:
+        report = getattr(error, "report", None)
+        raise PublishRefused(folder, DATASET,
+                             report.problems if report else [str(error)]) from error
+    except Exception as error:  # noqa: BLE001 - a crash while verifying is a refusal too
+        raise PublishRefused(folder, DATASET, [
+            f"verification crashed: {type(error).__name__}: {error}"]) from error
+    sizes = "; ".join(f"{config}: " + ", ".join(f"{split} {n:,}" for split, n in splits.items())
+                      for config, splits in report.split_sizes.items())
+    notes = [f"{len(report.split_sizes)} config(s) load offline and match the card ({sizes})"]
+    if audit is not None:
+        notes.append(f"dataset plugin {plugin.name!r} audit passed")
+    elif plugin is not None:
+        notes.append(f"dataset plugin {plugin.name!r} defines no audit: none run")
+    else:
+        notes.append("card has no 'courtbench_dataset': no plugin audit run")
+    return notes
+
+
+def metric_card_problems(metadata: Mapping[str, Any], uploaded: Sequence[str]) -> list[str]:
+    """Problems of a metric card's Space YAML.
+
+    Args:
+        metadata: the card's YAML front matter.
+        uploaded: the files that will be uploaded (``app_file`` must be one of them).
+
+    Returns:
+        One message per problem; empty when the card passes.
+    """
+    problems = [f"{CARD_FILE}: YAML lacks the Space key {key!r}"
+                for key in REQUIRED_SPACE_KEYS if not _is_nonempty_text(metadata.get(key))]
+    sdk = metadata.get("sdk")
+    expected_sdk = TARGETS[METRIC].space_sdk
+    if _is_nonempty_text(sdk) and sdk != expected_sdk:
+        problems.append(f"{CARD_FILE}: sdk is {sdk!r}; expected {expected_sdk!r}")
+    app_file = metadata.get("app_file")
+    if _is_nonempty_text(app_file) and app_file not in uploaded:
+        problems.append(f"{CARD_FILE}: app_file {app_file!r} is not among the uploaded files "
+                        f"({', '.join(uploaded)})")
+    return problems
+
+
+def metric_load_problems(folder: Path, uploaded: Sequence[str], *,
+                         timeout_s: float = METRIC_LOAD_TIMEOUT_S) -> list[str]:
+    """Load the metric from exactly its uploadable files, in a fresh offline subprocess.
+
+    The ``uploaded`` files are copied into an empty ``<scratch>/<name>/`` folder, which is
+    loaded with ``evaluate.load`` under an empty temporary ``HF_MODULES_CACHE``, network off
+    and the repository's packages unimportable: what the Space will have, and nothing more.
+
+    Args:
+        folder: the metric folder.
+        uploaded: paths relative to ``folder`` of the files that will be uploaded.
+        timeout_s: seconds before the load is abandoned (reported as a problem).
+
+    Returns:
+        Empty when it loads; otherwise one message with the tail of the child's stderr.
+    """
+    folder = Path(folder)
+    with tempfile.TemporaryDirectory(prefix="courtbench-publish-load-") as scratch:
+        copy = Path(scratch) / folder.name
+        for path in uploaded:
+            (copy / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(folder / path, copy / path)
+        env = {key: value for key, value in os.environ.items()
+               if key not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")}
+        env.update(HF_MODULES_CACHE=str(Path(scratch) / "modules"),
+                   HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
+        command = [sys.executable, "-c", _LOAD_SCRIPT, str(copy)]
+        try:
+            done = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
+                                  text=True, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired:
+            return [f"evaluate.load of {folder}'s uploadable files did not finish within "
+                    f"{timeout_s:g} s"]
+    if done.returncode != 0:
+        return [f"evaluate.load of {folder}'s uploadable files ({', '.join(uploaded)}) fails "
+                f"from a fresh module cache, offline: {_traceback_summary(done.stderr, copy, folder)}"]
+    return []
+
+
+def _traceback_summary(stderr: str, copy: Path, folder: Path) -> str:
+    """The exception line of a child's traceback, plus the deepest line of the metric script.
+
+    Paths inside the scratch copy are shown as ``<uploaded files>/...``.
+    """
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    if not lines:
+        return "the subprocess failed without a message"
+    script = re.compile(rf'File "[^"]*[/\\]{re.escape(folder.name)}\.py", line (\d+)')
+    frames = [match.group(1) for line in lines if (match := script.search(line))]
+    where = f" [{folder.name}.py line {frames[-1]}]" if frames else ""
+    return lines[-1].replace(str(copy), "<uploaded files>") + where
+
+
+def check_metric(folder: Path, uploaded: Sequence[str]) -> list[str]:
+    """Run the metric pre-flight checks; return notes on what was checked.
+
+    Raises:
+        PublishRefused: listing card and load problems together.
+    """
+    folder = Path(folder)
+    try:
+        problems = metric_card_problems(read_card_metadata(folder), uploaded)
+    except VerificationError as error:
+        problems = [str(error)]
+    problems.extend(metric_load_problems(folder, uploaded))
+    if problems:
+        raise PublishRefused(folder, METRIC, problems)
+    return ["card has the Space keys (title, sdk: gradio, app_file)",
+            "its uploadable files load with evaluate.load from a fresh module cache, offline, "
+            "without the repository's packages"]
+
+
+def preflight(folder: Path, kind: str, uploaded: Sequence[str]) -> list[str]:
+    """Run the checks for ``kind`` on ``folder``; return notes, raise :class:`PublishRefused`."""
+    if kind == DATASET:
+        return check_dataset(folder)
+    if kind == METRIC:
+        return check_metric(folder, uploaded)
+    raise ValueError(f"kind is {kind!r}; expected {DATASET!r} or {METRIC!r}")

@@ -1,0 +1,156 @@
+"""What a folder to publish holds, where it goes on the Hub, and which files may leave it.
+
+Two kinds of folder are published:
+
+- a **dataset** folder written by ``courtbench build``: ``README.md`` whose YAML front matter
+  has ``configs:``, and a ``data/`` folder. It goes to a Hub *dataset* repository.
+  Uploadable: ``README.md``, ``data/**/*.parquet``, ``*.png`` at the top level.
+- a **metric** folder ``<name>/`` from ``metrics/``: ``<name>.py``, ``README.md``, ``app.py``
+  and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
+  four files and plain-text (UTF-8) prompt templates ``*.txt`` at the top level.
+
+Every other file (caches, hidden files, symlinks, scratch output) stays on the machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from courtbench.errors import CourtbenchError, VerificationError
+from courtbench.hub import read_card_metadata
+
+DATASET = "dataset"
+METRIC = "metric"
+
+CARD_FILE = "README.md"
+METRIC_FILES = (CARD_FILE, "app.py", "requirements.txt")  # besides <name>.py
+
+
+@dataclass(frozen=True)
+class HubTarget:
+    """Where a kind of folder goes: ``repo_type`` for ``HfApi``, and the Space SDK if any."""
+
+    repo_type: str
+    space_sdk: str | None
+
+
+TARGETS = {DATASET: HubTarget("dataset", None), METRIC: HubTarget("space", "gradio")}
+
+
+def _dataset_mismatch(folder: Path) -> str | None:
+    """Why ``folder`` is not a dataset folder, or None when it is one."""
+    if not (folder / CARD_FILE).is_file():
+        return f"no {CARD_FILE}"
+    if not (folder / "data").is_dir():
+        return "no data/ folder"
+    try:
+        metadata = read_card_metadata(folder)
+    except VerificationError as error:
+        return str(error)
+    if "configs" not in metadata:
+        return f"{CARD_FILE} YAML has no 'configs:'"
+    return None
+
+
+def _metric_mismatch(folder: Path) -> str | None:
+    """Why ``folder`` is not a metric folder, or None when it is one."""
+    missing = [f for f in (f"{folder.name}.py", *METRIC_FILES) if not (folder / f).is_file()]
+    return f"missing {', '.join(missing)}" if missing else None
+
+
+def detect_kind(folder: Path) -> str:
+    """Return :data:`DATASET` or :data:`METRIC` for ``folder``.
+
+    Raises:
+        CourtbenchError: the folder does not exist, matches neither kind (the message says
+            what each kind needs and what is missing), or matches both.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise CourtbenchError(f"{folder}: not a folder")
+    not_dataset = _dataset_mismatch(folder)
+    not_metric = _metric_mismatch(folder)
+    if not_dataset is None and not_metric is None:
+        raise CourtbenchError(f"{folder}: looks like both a dataset folder and a metric folder; "
+                              "expected exactly one kind")
+    if not_dataset is None:
+        return DATASET
+    if not_metric is None:
+        return METRIC
+    raise CourtbenchError(
+        f"{folder}: neither a dataset folder (README.md with YAML 'configs:' and data/; here: "
+        f"{not_dataset}) nor a metric folder (<name>.py, README.md, app.py, requirements.txt "
+        f"with <name> = {folder.name!r}; here: {not_metric})")
+
+
+def _is_plain_text(path: Path) -> bool:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return "\x00" not in text
+
+
+def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str | None:
+    """Why the file at ``relative`` must not be uploaded, or None when it may be."""
+    path = folder / relative
+    if path.is_symlink():
+        return "symbolic link"
+    if any(part.startswith(".") for part in relative.parts):
+        return "hidden"
+    top_level = len(relative.parts) == 1
+    if kind == DATASET:
+        if relative.as_posix() == CARD_FILE:
+            return None
+        if relative.parts[0] == "data" and relative.suffix == ".parquet":
+            return None
+        if top_level and relative.suffix == ".png":
+            return None
+        return "not README.md, data/**/*.parquet or a top-level *.png"
+    if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES):
+        return None
+    if top_level and relative.suffix == ".txt":
+        return None if _is_plain_text(path) else "*.txt that is not UTF-8 plain text"
+    return f"not {folder.name}.py, README.md, app.py, requirements.txt or a top-level *.txt"
+
+
+def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
+    """Split the files under ``folder`` into uploadable ones and left-out ones.
+
+    Args:
+        folder: the folder to publish.
+        kind: :data:`DATASET` or :data:`METRIC`.
+
+    Returns:
+        ``(included, excluded)``: sorted POSIX paths relative to ``folder`` that may be
+        uploaded, and ``{path: reason}`` for every other file (symlinks included).
+    """
+    folder = Path(folder)
+    included: list[str] = []
+    excluded: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        relative = PurePosixPath(path.relative_to(folder).as_posix())
+        reason = _exclusion_reason(folder, relative, kind)
+        if reason is None:
+            included.append(relative.as_posix())
+        else:
+            excluded[relative.as_posix()] = reason
+    return included, excluded
+
+
+def is_managed_remote_path(path: str, kind: str) -> bool:
+    """Whether a file in the Hub repo belongs to what courtbench publishes for ``kind``.
+
+    Managed remote files that are not in a new plan are deleted by that plan's commit (a
+    data file the new build no longer has, a figure or prompt template that was dropped);
+    anything else in the repo (``.gitattributes``, files added by hand) is left alone.
+    """
+    parts = PurePosixPath(path).parts
+    if path == CARD_FILE:
+        return True
+    if kind == DATASET:
+        return parts[0] == "data" or (len(parts) == 1 and path.endswith(".png"))
+    return len(parts) == 1 and path.endswith((".py", ".txt"))
