@@ -7,6 +7,7 @@ builders and reports load them by file path instead of importing them as package
 from __future__ import annotations
 
 import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -38,5 +39,12 @@ def load_metric_module(name: str) -> ModuleType:
     if spec is None or spec.loader is None:  # pragma: no cover - spec_from_file_location on a .py
         raise CourtbenchError(f"cannot import metric module from {path}")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # Registered before running: dataclasses (with postponed annotations) look their module
+    # up in sys.modules while the class body executes.
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[spec.name]
+        raise
     return module

@@ -1,0 +1,153 @@
+"""A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for offline tests.
+
+``FakeChatServer(responder)`` serves ``POST /v1/chat/completions`` from a stdlib
+``ThreadingHTTPServer`` in a background thread. For every request it calls
+``responder(request_json, attempt)`` — ``attempt`` counts earlier requests with the same
+messages, from 0 — and sends the returned :class:`Reply`: a judgement, an HTTP error with
+headers (429 + Retry-After, 500 ...), a raw malformed body, or a delayed answer (slow
+responses and client timeouts). Every request is recorded with its headers and arrival time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CATEGORY_LINES = ("ACCURACY_FAITHFULNESS_SCORE", "COMPLETENESS_RELEVANCE_SCORE",
+                  "CLARITY_COHERENCE_SCORE", "ARTICLES_SCORE", "CONSIDERATIONS_SCORE")
+
+
+@dataclass
+class Reply:
+    """What the server answers: ``content`` in a chat completion (status 200), or an error
+    ``status`` with ``headers``; ``body`` (bytes) replaces the JSON body; ``delay`` seconds
+    pass before the answer is sent."""
+
+    content: str | None = None
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    body: bytes | None = None
+    finish_reason: str = "stop"
+
+
+@dataclass
+class RecordedRequest:
+    path: str
+    headers: dict
+    body: dict
+    attempt: int
+    received: float
+
+
+Responder = Callable[[dict, int], Reply]
+
+
+def judgement(scores: Sequence[int], analysis: str = "The generated headnote is adequate.") -> str:
+    """A well-formed judge answer: ``analysis`` and the five score lines."""
+    lines = [f"{name}: {score}" for name, score in zip(CATEGORY_LINES, scores, strict=True)]
+    return analysis + "\n\n" + "\n".join(lines)
+
+
+def generated_headnote(request: dict) -> str:
+    """The generated headnote inside the user message of a judge request (default template)."""
+    user = request["messages"][-1]["content"]
+    match = re.search(r"<generated_headnote>\n(.*?)\n</generated_headnote>", user, re.S)
+    if match is None:
+        raise ValueError("no <generated_headnote> block in the user message")
+    return match.group(1)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: object) -> None:  # keep test output clean
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server naming
+        length = int(self.headers.get("Content-Length", "0"))
+        body = json.loads(self.rfile.read(length) or b"{}")
+        fake = self.server.fake
+        reply, attempt = fake._dispatch(self.path, dict(self.headers), body)
+        with fake._lock:
+            fake._in_flight += 1
+            fake.max_in_flight = max(fake.max_in_flight, fake._in_flight)
+        try:
+            if reply.delay:
+                fake._stopping.wait(reply.delay)
+            if reply.body is not None:
+                payload = reply.body
+            elif reply.status == 200:
+                payload = json.dumps({
+                    "id": f"chatcmpl-{attempt}", "object": "chat.completion", "created": 0,
+                    "model": body.get("model", "?"),
+                    "choices": [{"index": 0, "finish_reason": reply.finish_reason,
+                                 "message": {"role": "assistant", "content": reply.content}}],
+                }).encode()
+            else:
+                payload = json.dumps({"error": {"message": f"scripted status {reply.status}",
+                                                "type": "test"}}).encode()
+            self.send_response(reply.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+            self.close_connection = True
+        finally:
+            with fake._lock:
+                fake._in_flight -= 1
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+    fake: FakeChatServer
+
+
+class FakeChatServer:
+    """Context manager running the scripted server; ``url`` is the ``base_url`` (…/v1)."""
+
+    def __init__(self, responder: Responder) -> None:
+        self.responder = responder
+        self.requests: list[RecordedRequest] = []
+        self.max_in_flight = 0
+        self._in_flight = 0
+        self._lock = threading.Lock()
+        self._attempts: dict[str, int] = {}
+        self._stopping = threading.Event()
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def _dispatch(self, path: str, headers: dict, body: dict) -> tuple[Reply, int]:
+        key = json.dumps(body.get("messages"), sort_keys=True)
+        with self._lock:
+            attempt = self._attempts.get(key, 0)
+            self._attempts[key] = attempt + 1
+            self.requests.append(RecordedRequest(path, headers, body, attempt, time.monotonic()))
+        if path.rstrip("/") != "/v1/chat/completions":
+            return Reply(status=404), attempt
+        return self.responder(body, attempt), attempt
+
+    def __enter__(self) -> FakeChatServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stopping.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)

@@ -1,0 +1,244 @@
+"""``courtbench judge`` and ``courtbench.predictions.read_predictions``, offline, against a
+scripted chat-completions server (tests/fake_chat_server.py) and a tiny SLDS-like Hub folder."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import datasets
+import pytest
+from fake_chat_server import FakeChatServer, Reply, generated_headnote, judgement
+
+from courtbench.cli import main
+from courtbench.errors import CourtbenchError, SourceError
+from courtbench.hub import ConfigSpec, write_hub_folder
+from courtbench.predictions import read_predictions
+
+SECRET = "sk-cli-5d1e0b77-do-not-persist"
+FEATURES = datasets.Features({
+    "sample_id": datasets.Value("string"),
+    "decision_id": datasets.Value("string"),
+    "decision": datasets.Value("string"),
+    "decision_language": datasets.Value("string"),
+    "headnote": datasets.Value("string"),
+    "headnote_language": datasets.Value("string"),
+    "law_area": datasets.Value("string"),
+    "year": datasets.Value("int32"),
+})
+
+
+def _rows(pair: str, n: int, split: str) -> datasets.Dataset:
+    decision, headnote = pair.split("_")
+    return datasets.Dataset.from_dict({
+        "sample_id": [f"{split}-{pair}-{i}" for i in range(n)],
+        "decision_id": [f"BGE 150 II {100 + i}" for i in range(n)],
+        "decision": [f"Sachverhalt {i} ... (decision text never shown to the judge)" for i in range(n)],
+        "decision_language": [decision] * n,
+        "headnote": [f"Art. {i + 1} ZGB; Beweislast, E. {i}.\nZweiter Absatz für {i}." for i in range(n)],
+        "headnote_language": [headnote] * n,
+        "law_area": ["civil"] * n,
+        "year": [2023] * n,
+    }, features=FEATURES)
+
+
+@pytest.fixture(scope="module")
+def hub_folder(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("slds_like")
+    template = root / "card.md"
+    template.write_text("# SLDS-like test folder\n")
+    configs = [ConfigSpec(pair, {"validation": _rows(pair, 2, "val"), "test": _rows(pair, n, "test")},
+                          default=pair == "de_fr")
+               for pair, n in (("de_fr", 40), ("it_it", 3))]
+    write_hub_folder(root / "hub", configs, card_template=template, card_context={},
+                     card_metadata={"pretty_name": "SLDS-like", "courtbench_dataset": "slds_test"})
+    return root / "hub"
+
+
+def _write_jsonl(path: Path, ids, text=lambda i: f"gen-{i}") -> Path:
+    path.write_text("".join(json.dumps({"sample_id": sample_id, "prediction": text(i)}) + "\n"
+                            for i, sample_id in enumerate(ids)), encoding="utf-8")
+    return path
+
+
+def _test_ids(pair="de_fr", n=40):
+    return [f"test-{pair}-{i}" for i in range(n)]
+
+
+def _scripted(request, attempt):
+    """gen-<i>: i % 3 == 0 -> all 3 (100); 1 -> all 2 (50); 2 -> unparsable answer."""
+    i = int(generated_headnote(request).rsplit("-", 1)[1])
+    return Reply({0: judgement([3] * 5), 1: judgement([2] * 5), 2: "I cannot rate this."}[i % 3])
+
+
+def _args(hub_folder, predictions, server_url, out, *extra):
+    return ["judge", "--data", str(hub_folder), "--config", "de_fr", "--split", "test",
+            "--predictions", str(predictions), "--base-url", server_url, "--model", "judge-m",
+            "--out", str(out), "--no-progress", *extra]
+
+
+def test_judge_writes_scores_failures_and_provenance(hub_folder, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("JUDGE_API_KEY", SECRET)
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    out = tmp_path / "results" / "judge.json"
+    with FakeChatServer(_scripted) as server:
+        code = main(_args(hub_folder, predictions, server.url, out, "--api-key-env", "JUDGE_API_KEY"))
+        sent = list(server.requests)
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    result = json.loads(out.read_text(encoding="utf-8"))
+    # i % 3 over range(40): 14 samples score 100, 13 score 50, 13 answers are unparsable
+    assert result["n_samples"] == 40 and result["n_failed"] == 13 and result["n_unparsed"] == 13
+    assert result["score"] == pytest.approx((14 * 100 + 13 * 50) / 27)
+    assert list(result["by_language_pair"]) == ["de_fr"]
+    assert result["macro_score"] == pytest.approx(result["score"])
+    assert result["run"]["config"] == "de_fr" and result["run"]["split"] == "test"
+    assert len(result["run"]["predictions_sha256"]) == 64
+    assert result["reproducibility"]["model"] == "judge-m"
+    assert [s["sample_id"] for s in result["samples"]] == _test_ids()
+    assert result["samples"][2]["raw_response"] == "I cannot rate this."
+    # the judge saw the gold headnote (in French: headnote language of de_fr) but not the decision
+    user = sent[0].body["messages"][1]["content"]
+    assert "Gold headnote (French)" in user and "Art. " in user and "Sachverhalt" not in user
+    assert sent[0].headers["authorization"] == f"Bearer {SECRET}"
+    assert "judge score" in captured.out and "13 sample(s) failed (13 unparsed" in captured.err
+    cache = out.with_suffix(".judge-cache.sqlite")
+    assert cache.is_file()
+    for blob in (out.read_bytes(), cache.read_bytes(), (captured.out + captured.err).encode()):
+        assert SECRET.encode() not in blob
+
+
+def test_csv_predictions_give_the_same_result(hub_folder, tmp_path):
+    ids = _test_ids("it_it", 3)
+    with open(tmp_path / "preds.csv", "w", encoding="utf-8-sig", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["prediction", "sample_id"])
+        for i, sample_id in enumerate(ids):
+            writer.writerow([f"gen-{i}", sample_id])
+    _write_jsonl(tmp_path / "preds.jsonl", ids)
+    results = []
+    with FakeChatServer(_scripted) as server:
+        for name in ("preds.csv", "preds.jsonl"):
+            out = tmp_path / f"{name}.json"
+            args = _args(hub_folder, tmp_path / name, server.url, out, "--cache",
+                         str(tmp_path / "c.sqlite"))
+            args[args.index("--config") + 1] = "it_it"
+            assert main(args) == 0
+            results.append(json.loads(out.read_text()))
+        assert len(server.requests) == 3  # the second run came from the shared cache
+    assert results[0]["score"] == results[1]["score"] == pytest.approx(75.0)
+    assert results[1]["n_cached"] == 3 and list(results[0]["by_language_pair"]) == ["it_it"]
+
+
+def test_unknown_missing_and_duplicate_ids_are_listed(hub_folder, tmp_path, capsys):
+    ids = _test_ids()[:38] + ["test-de_fr-0", "nope-1"]
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", ids)
+    assert main(_args(hub_folder, predictions, "http://127.0.0.1:9/v1", tmp_path / "o.json")) == 1
+    err = capsys.readouterr().err
+    assert "1 unknown sample id(s) not in the split: 'nope-1' (line 40)" in err
+    assert "1 duplicate sample id(s): 'test-de_fr-0' (line 39, first on line 1)" in err
+    assert "2 of 40 sample id(s) of the split have no prediction: 'test-de_fr-38', 'test-de_fr-39'" in err
+    assert not (tmp_path / "o.json").exists()
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--api-key-env", "COURTBENCH_TEST_UNSET_KEY"], "COURTBENCH_TEST_UNSET_KEY: the environment variable"),
+    (["--config", "fr_fr"], "cannot load config 'fr_fr'"),
+    (["--demonstration", "de"], "expected LANG=FILE"),
+    (["--concurrency", "0"], "concurrency must be an integer >= 1, got 0"),
+    (["--system-template", "/nonexistent/sys.txt"], "system_template: cannot read"),
+])
+def test_bad_arguments_are_one_line_errors(hub_folder, tmp_path, capsys, extra, message):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    assert main(_args(hub_folder, predictions, "http://127.0.0.1:9/v1", tmp_path / "o.json", *extra)) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_killed_run_resumes_with_only_the_remaining_requests(hub_folder, tmp_path, repo_root):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    out, cache = tmp_path / "judge.json", tmp_path / "judge.sqlite"
+
+    def slow(request, attempt):
+        return Reply(_scripted(request, attempt).content, delay=0.15)
+
+    with FakeChatServer(slow) as server:
+        args = _args(hub_folder, predictions, server.url, out, "--cache", str(cache),
+                     "--concurrency", "2")
+        process = subprocess.Popen([sys.executable, "-m", "courtbench", *args], cwd=repo_root,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env={**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"})
+        deadline = time.monotonic() + 240
+        while len(server.requests) < 12 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        process.kill()  # SIGKILL: no cleanup handler runs
+        _, err = process.communicate(timeout=60)
+        assert process.returncode != 0, err.decode()
+        assert not out.exists()
+        with sqlite3.connect(cache) as db:
+            stored = db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+        assert 10 <= stored < 40
+        before = len(server.requests)
+        assert main(args) == 0
+        resent = len(server.requests) - before
+    result = json.loads(out.read_text())
+    assert resent == 40 - stored
+    assert result["n_cached"] == stored and result["n_requested"] == 40 - stored
+    assert result["n_samples"] == 40 and result["n_unparsed"] == 13
+
+
+# ----------------------------------------------------------------------------- read_predictions
+
+
+def test_read_predictions_parses_values_in_split_order(tmp_path):
+    path = tmp_path / "awards.csv"
+    path.write_text("case_id,award\n001-2,0\n001-1,\"1,500.5\"\n\n", encoding="utf-8")
+    with pytest.raises(SourceError, match=r"awards.csv, line 3, column 'award': bad value '1,500.5'"):
+        read_predictions(path, "case_id", "award", ["001-1", "001-2"], float)
+    path.write_text("case_id,award\n001-2,0\n001-1,1500.5\n", encoding="utf-8")
+    values = read_predictions(path, "case_id", "award", ["001-1", "001-2"], float)
+    assert list(values.items()) == [("001-1", 1500.5), ("001-2", 0.0)]
+    jsonl = tmp_path / "ints.jsonl"
+    jsonl.write_text('{"id": 7, "y": 1}\n\n{"id": "8", "y": 2}\n', encoding="utf-8")
+    assert read_predictions(jsonl, "id", "y", [8, 7], int) == {8: 2, 7: 1}  # ids matched by text
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("p.jsonl", '{"sample_id": "a", "prediction": "x"}\n{"sample_id": "b", "prediction": \n',
+     r"p.jsonl, line 2: invalid JSON"),
+    ("p.jsonl", '["a", "x"]\n', r"line 1: expected a JSON object per line, got list"),
+    ("p.jsonl", '{"sample_id": "a", "pred": "x"}\n', r"line 1, column 'prediction': field missing"),
+    ("p.jsonl", '{"sample_id": null, "prediction": "x"}\n', r"column 'sample_id': invalid sample id None"),
+    ("p.jsonl", '{"sample_id": "a", "prediction": 3}\n', r"column 'prediction': bad value 3"),
+    ("p.csv", "id,prediction\na,x\n", r"p.csv, line 1: header \['id', 'prediction'\] lacks column\(s\) sample_id"),
+    ("p.csv", "sample_id,prediction\na,x,extra\n", r"line 2: 3 fields, the header has 2"),
+    ("p.txt", "a\tx\n", r"unknown predictions format '.txt'"),
+])
+def test_read_predictions_errors_name_file_line_and_column(tmp_path, name, text, message):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+
+    def text_only(value):
+        if not isinstance(value, str):
+            raise TypeError("expected a string")
+        return value
+
+    with pytest.raises(SourceError, match=message):
+        read_predictions(path, "sample_id", "prediction", ["a"], text_only)
+
+
+def test_read_predictions_multiline_csv_values_and_mismatch_listing(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text('sample_id,prediction\na,"line one\nline two"\nb,y\nzz,q\n', encoding="utf-8")
+    with pytest.raises(CourtbenchError) as error:
+        read_predictions(path, "sample_id", "prediction", ["a", "b", "c"], str)
+    assert "'zz' (line 5)" in str(error.value) and "have no prediction: 'c'" in str(error.value)
+    path.write_text('sample_id,prediction\na,"line one\nline two"\nb,y\n', encoding="utf-8")
+    assert read_predictions(path, "sample_id", "prediction", ["a", "b"], str)["a"] == "line one\nline two"
+    with pytest.raises(SourceError, match="file not found"):
+        read_predictions(tmp_path / "none.jsonl", "sample_id", "prediction", ["a"], str)

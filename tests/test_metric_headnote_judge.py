@@ -1,0 +1,517 @@
+"""metrics/headnote_judge: prompts, parsing, scoring, retries, concurrency and the cache,
+against a scripted chat-completions server on 127.0.0.1 (tests/fake_chat_server.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fake_chat_server import FakeChatServer, Reply, generated_headnote, judgement
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from courtbench.metric_modules import load_metric_module
+
+hj = load_metric_module("headnote_judge")
+
+FAST = {"backoff_base": 0.01, "backoff_max": 2.0, "progress": False}
+SECRET = "sk-test-7f3a9c1e-never-store-me"
+
+
+def _inputs(n: int, pairs=("de_de",), prefix: str = "gen"):
+    """n samples; generated headnote ``<prefix>-<i>`` so a responder can tell them apart."""
+    pairs = [pairs[i % len(pairs)] for i in range(n)]
+    return {
+        "predictions": [f"{prefix}-{i}" for i in range(n)],
+        "references": [f"Art. 8 ZGB; Beweislast (gold {i})." for i in range(n)],
+        "decision_languages": [p.split("_")[0] for p in pairs],
+        "headnote_languages": [p.split("_")[1] for p in pairs],
+        "sample_ids": [f"id-{i}" for i in range(n)],
+    }
+
+
+def _by_index(script):
+    """Responder answering ``script(i, attempt)`` for generated headnote ``gen-<i>``."""
+    def responder(request, attempt):
+        return script(int(generated_headnote(request).rsplit("-", 1)[1]), attempt)
+    return responder
+
+
+# ----------------------------------------------------------------------------- templates
+
+
+def test_template_files_are_identical_to_the_embedded_defaults(repo_root):
+    folder = repo_root / "metrics" / "headnote_judge"
+    assert (folder / "system_prompt.txt").read_text(encoding="utf-8") == hj.DEFAULT_SYSTEM_TEMPLATE
+    assert (folder / "user_prompt.txt").read_text(encoding="utf-8") == hj.DEFAULT_USER_TEMPLATE
+    used = hj.template_placeholders(hj.DEFAULT_SYSTEM_TEMPLATE) | hj.template_placeholders(
+        hj.DEFAULT_USER_TEMPLATE)
+    assert {"gold_headnote", "generated_headnote", "language", "demonstration"} <= used
+
+
+def test_messages_carry_both_headnotes_in_the_headnote_language_and_no_decision():
+    messages = hj.render_messages(hj.load_templates(), "Regeste: Art. 8 ZGB, E. 3.", "Art. 9 ZGB", "fr")
+    system, user = messages[0]["content"], messages[1]["content"]
+    assert "French" in system and "$" not in system + user
+    assert "<gold_headnote>\nRegeste: Art. 8 ZGB, E. 3.\n</gold_headnote>" in user
+    assert "<generated_headnote>\nArt. 9 ZGB\n</generated_headnote>" in user
+    assert user.startswith("Gold headnote (French):")  # no demonstration by default
+
+
+def test_user_files_replace_the_templates_and_demonstrations_apply_per_language(tmp_path):
+    (tmp_path / "sys.txt").write_text("Judge in $language; costs $$0.", encoding="utf-8")
+    (tmp_path / "user.txt").write_text("${demonstration}G=$gold_headnote P=$generated_headnote",
+                                       encoding="utf-8")
+    (tmp_path / "demo_it.txt").write_text("Esempio giudicato.\n", encoding="utf-8")
+    templates = hj.load_templates(tmp_path / "sys.txt", tmp_path / "user.txt",
+                                  {"it": tmp_path / "demo_it.txt"})
+    it = hj.render_messages(templates, "oro", "gen", "it")
+    de = hj.render_messages(templates, "gold", "gen", "de")
+    assert it[0]["content"] == "Judge in Italian; costs $0."
+    assert it[1]["content"] == "Esempio giudicato.\n\nG=oro P=gen"
+    assert de[1]["content"] == "G=gold P=gen"
+    hashes = templates.hashes()
+    assert hashes["demonstration_sha256"] == {"it": hj._sha256("Esempio giudicato.\n")}
+    assert hashes["system_template_sha256"] != hj.load_templates().hashes()["system_template_sha256"]
+
+
+@pytest.mark.parametrize("system, user, message", [
+    ("Use $decision", None, "system_template, line 1: unknown placeholder $decision"),
+    ("Costs 5$", None, "malformed placeholder"),
+    ("plain", "only $gold_headnote", "never use $generated_headnote"),
+])
+def test_bad_templates_are_rejected_with_the_place(system, user, message):
+    with pytest.raises(ValueError, match=message.replace("$", r"\$")):
+        hj.load_templates(system, user)
+
+
+def test_missing_template_file_names_the_file(tmp_path):
+    with pytest.raises(ValueError, match="system_template: cannot read .*nope.txt"):
+        hj.load_templates(tmp_path / "nope.txt")
+
+
+# ----------------------------------------------------------------------------- parsing
+
+GOOD = {"accuracy_faithfulness": 3, "completeness_relevance": 2, "clarity_coherence": 3,
+        "articles": 1, "considerations": 2}
+NAMES = [c.upper() + "_SCORE" for c in hj.CATEGORIES]
+
+
+def _answer(fmt: str, scores=GOOD, prose: str = "Analysis: fine.\n\n") -> str:
+    return prose + "\n".join(fmt.format(name=n, v=scores[c]) for n, c in zip(NAMES, hj.CATEGORIES, strict=True))
+
+
+@pytest.mark.parametrize("text", [
+    _answer("{name}: {v}"),
+    _answer("{name}: [{v}]"),
+    _answer("**{name}:** {v}"),
+    _answer("**{name}**: **{v}**"),
+    _answer("{name}:\n{v}"),                               # the value on the next line
+    _answer("- `{name}`: {v} (short justification)"),      # extra prose on the line
+    _answer("{name}: {v}/3"),
+    _answer("{name}: {v}").lower(),
+    _answer("{name}: {v}").replace("_", r"\_"),            # markdown-escaped underscores
+    "<think>ACCURACY_FAITHFULNESS_SCORE: 1 maybe?\nwait</think>\n" + _answer("{name}: {v}"),
+    "reasoning with the opening tag stripped\n</think>" + _answer("{name}: {v}"),
+    _answer("{name}: {v}") + "\n\nSummary:\n" + _answer("{name}: {v}", prose=""),  # same values twice
+    "Format: ACCURACY_FAITHFULNESS_SCORE: [1-3]\n" + _answer("{name}: {v}"),  # echoed range ignored
+])
+def test_parse_tolerates_what_models_write(text):
+    judged = hj.parse_judgement(text)
+    assert judged.reason is None
+    assert judged.scores == GOOD
+    assert hj.sample_score(judged.scores) == 10 * (2 + 1 + 2 + 0 + 1)
+
+
+@pytest.mark.parametrize("text, reason", [
+    (None, "empty response"),
+    ("  \n", "empty response"),
+    (_answer("{name}: {v}").replace("ARTICLES_SCORE: 1", "Articles look fine."), "no ARTICLES_SCORE"),
+    (_answer("{name}: {v}") + "\nCLARITY_COHERENCE_SCORE: 1",
+     "CLARITY_COHERENCE_SCORE given 2 times with conflicting values 1, 3"),
+    (_answer("{name}: {v}", {**GOOD, "articles": 4}), "ARTICLES_SCORE value 4 is not an integer 1-3"),
+    (_answer("{name}: {v}", {**GOOD, "articles": 0}), "ARTICLES_SCORE value 0 is not an integer 1-3"),
+    (_answer("{name}: {v}").replace("ARTICLES_SCORE: 1", "ARTICLES_SCORE: 2.5"), "value 2.5"),
+    (_answer("{name}: {v}").replace("ARTICLES_SCORE: 1", "ARTICLES_SCORE: N/A"), "no ARTICLES_SCORE"),
+    ("<think>" + _answer("{name}: {v}"), "reasoning block opened but never closed"),
+])
+def test_parse_reports_unparsable_answers(text, reason):
+    judged = hj.parse_judgement(text)
+    assert judged.scores is None
+    assert reason in judged.reason
+
+
+FORMATS = ["{name}: {v}", "{name}: [{v}]", "**{name}:** {v}", "{name}:\n\n{v}", "*{name}*: {v}."]
+
+
+@settings(max_examples=60, deadline=None)
+@given(scores=st.lists(st.integers(1, 3), min_size=5, max_size=5),
+       formats=st.lists(st.sampled_from(FORMATS), min_size=5, max_size=5),
+       order=st.permutations(range(5)), prose=st.text(alphabet="abc äéà.,\n", max_size=40))
+def test_parse_recovers_any_scores_in_any_format_and_order(scores, formats, order, prose):
+    lines = [formats[i].format(name=NAMES[i], v=scores[i]) for i in order]
+    judged = hj.parse_judgement(prose + "\n" + "\n".join(lines))
+    assert judged.scores == dict(zip(hj.CATEGORIES, scores, strict=True))
+    assert hj.sample_score(judged.scores) == 10 * sum(s - 1 for s in scores)
+
+
+def test_retry_after_in_seconds_milliseconds_and_http_date():
+    assert hj.parse_retry_after({"retry-after-ms": "1500"}) == 1.5
+    assert hj.parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
+    assert hj.parse_retry_after({"retry-after": "soon"}) is None
+    policy = hj.RetryPolicy(max_retries=3, backoff_base=1.0, backoff_max=8.0)
+    rng = __import__("random").Random(0)
+    delays = [policy.delay(k, None, rng) for k in range(6)]
+    assert all(b / 2 <= d <= b for d, b in zip(delays, [1, 2, 4, 8, 8, 8], strict=True))
+    assert 30.0 <= policy.delay(0, 30.0, rng) <= 33.0  # Retry-After beats backoff_max
+    assert 600.0 <= policy.delay(0, 86400.0, rng) <= 660.0  # ... up to retry_after_max
+
+
+# ----------------------------------------------------------------------------- scoring end to end
+
+
+def test_scores_failure_accounting_and_language_pairs():
+    # i % 4: 0 -> all 3 (100), 1 -> all 2 (50), 2 -> malformed (missing category), 3 -> all 1 (0)
+    answers = {0: judgement([3] * 5), 1: "**" + judgement([2] * 5).replace(": 2", ":** [2]"),
+               2: "ACCURACY_FAITHFULNESS_SCORE: 3", 3: "<think>hmm</think>" + judgement([1] * 5)}
+    inputs = _inputs(8, pairs=("de_de", "de_fr"))
+    with FakeChatServer(_by_index(lambda i, a: Reply(answers[i % 4]))) as server:
+        result = hj.headnote_judge(**inputs, base_url=server.url, model="judge-m", **FAST)
+        zero = hj.headnote_judge(**inputs, base_url=server.url, model="judge-m",
+                                 failed_as_zero=True, **FAST)
+    assert result["n_samples"] == 8 and result["n_failed"] == 2 and result["n_unparsed"] == 2
+    assert result["n_scored"] == 6 and result["n_request_failed"] == 0
+    assert result["score"] == pytest.approx((100 + 50 + 0) * 2 / 6)
+    assert result["category_means"]["articles"] == pytest.approx(2.0)
+    # samples 0,2,4,6 are de_de (answers 0,2,0,2): two 100s and two failures
+    by_pair = result["by_language_pair"]
+    assert by_pair["de_de"]["score"] == 100 and by_pair["de_de"]["n_failed"] == 2
+    assert by_pair["de_fr"]["score"] == 25 and by_pair["de_fr"]["n_failed"] == 0
+    assert result["macro_score"] == pytest.approx(62.5)
+    failed = [s for s in result["samples"] if s["status"] != "scored"]
+    assert [s["sample_id"] for s in failed] == ["id-2", "id-6"]
+    assert failed[0]["raw_response"] == "ACCURACY_FAITHFULNESS_SCORE: 3"
+    assert "no COMPLETENESS_RELEVANCE_SCORE" in failed[0]["reason"] and failed[0]["score"] is None
+    assert zero["score"] == pytest.approx((100 + 50 + 0 + 0) * 2 / 8)
+    assert zero["by_language_pair"]["de_de"]["score"] == 50
+    assert zero["category_means"]["accuracy_faithfulness"] == pytest.approx((3 + 2 + 1 + 1) / 4)
+    assert zero["n_failed"] == 2 and zero["failed_as_zero"] is True
+
+
+def test_request_parameters_and_reproducibility_record():
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5))) as server:
+        result = hj.headnote_judge(**_inputs(2), base_url=server.url + "/", model="judge-m",
+                                   max_tokens=321, seed=7, **FAST)
+        body = server.requests[0].body
+    assert body["temperature"] == 0 and body["max_tokens"] == 321 and body["seed"] == 7
+    assert body["model"] == "judge-m" and [m["role"] for m in body["messages"]] == ["system", "user"]
+    rep = result["reproducibility"]
+    assert rep["model"] == "judge-m" and rep["base_url_host"].startswith("127.0.0.1:")
+    assert rep["temperature"] == 0 and rep["max_tokens"] == 321 and rep["seed"] == 7
+    assert rep["system_template_sha256"] == hj._sha256(hj.DEFAULT_SYSTEM_TEMPLATE)
+    assert rep["headnote_judge_version"] == hj.__version__ and rep["openai_version"]
+    assert rep["signature"].startswith(f"headnote_judge:{hj.__version__}|model:judge-m|host:127.0.0.1:")
+    assert result["n_requested"] == 2 and result["n_cached"] == 0 and result["n_http_requests"] == 2
+
+
+def test_content_none_and_truncated_answers_are_failed_samples():
+    answers = {0: Reply(None), 1: Reply("ACCURACY_FAITHFULNESS_SCORE: 2\nCOMPLE", finish_reason="length")}
+    with FakeChatServer(_by_index(lambda i, a: answers[i])) as server:
+        result = hj.headnote_judge(**_inputs(2), base_url=server.url, model="m", **FAST)
+    reasons = [s["reason"] for s in result["samples"]]
+    assert reasons[0] == "empty response"
+    assert "answer cut at max_tokens=2048" in reasons[1]
+    assert result["score"] is None and result["macro_score"] is None and result["n_failed"] == 2
+
+
+# ----------------------------------------------------------------------------- retries
+
+
+def test_429_with_retry_after_is_honoured():
+    def script(i, attempt):
+        if attempt == 0:
+            return Reply(status=429, headers={"Retry-After": "1"})
+        return Reply(judgement([3] * 5))
+    with FakeChatServer(_by_index(script)) as server:
+        result = hj.headnote_judge(**_inputs(1), base_url=server.url, model="m", **FAST)
+        times = [r.received for r in server.requests]
+    assert len(times) == 2 and times[1] - times[0] >= 0.95  # waited for Retry-After, not 0.01 s
+    assert result["score"] == 100 and result["n_retries"] == 1 and result["n_http_requests"] == 2
+
+
+def test_5xx_timeouts_and_4xx():
+    def script(i, attempt):
+        if i == 0:   # two 500s, a 503, then an answer
+            return Reply(status=[500, 500, 503][attempt]) if attempt < 3 else Reply(judgement([2] * 5))
+        if i == 1:   # first attempt slower than the client timeout
+            return Reply(judgement([3] * 5), delay=5.0 if attempt == 0 else 0.0)
+        if i == 2:   # a client error is not retried
+            return Reply(status=400)
+        if i == 3:   # 404 is not retried either
+            return Reply(status=404)
+        return Reply(status=502)  # i == 4: always failing -> gives up after max_retries
+    with FakeChatServer(_by_index(script)) as server:
+        result = hj.headnote_judge(**_inputs(5), base_url=server.url, model="m", timeout=1.5,
+                                   max_retries=3, **FAST)
+        attempts = {i: sum(generated_headnote(r.body) == f"gen-{i}" for r in server.requests)
+                    for i in range(5)}
+    assert attempts == {0: 4, 1: 2, 2: 1, 3: 1, 4: 4}
+    status = {s["sample_id"]: (s["status"], s["reason"]) for s in result["samples"]}
+    assert status["id-0"] == ("scored", None) and status["id-1"] == ("scored", None)
+    assert status["id-2"][0] == "request_failed" and status["id-2"][1].startswith("HTTP 400")
+    assert status["id-3"][1].startswith("HTTP 404")
+    assert status["id-4"][1].startswith("HTTP 502") and "gave up after 4 attempts" in status["id-4"][1]
+    assert result["n_request_failed"] == 3 and result["n_failed"] == 3
+    assert result["score"] == pytest.approx((50 + 100) / 2)
+    assert result["n_http_requests"] == 12 and result["n_retries"] == 7
+
+
+def test_connection_errors_are_retried_then_reported():
+    import socket
+    with socket.socket() as probe:  # a port with nobody listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = hj.headnote_judge(**_inputs(1), base_url=f"http://127.0.0.1:{port}/v1", model="m",
+                               max_retries=2, **FAST)
+    sample = result["samples"][0]
+    assert sample["status"] == "request_failed" and sample["reason"].startswith("connection error")
+    assert "gave up after 3 attempts" in sample["reason"] and result["n_http_requests"] == 3
+
+
+def test_malformed_http_body_is_a_failed_sample():
+    with FakeChatServer(lambda request, attempt: Reply(body=b"<html>gateway</html>")) as server:
+        result = hj.headnote_judge(**_inputs(1), base_url=server.url, model="m", **FAST)
+    sample = result["samples"][0]
+    assert sample["status"] == "request_failed" and sample["reason"].startswith("invalid response")
+    assert len(server.requests) == 1
+
+
+# ----------------------------------------------------------------------------- concurrency
+
+
+def test_concurrency_8_is_at_least_5x_faster_than_1_at_200ms_latency():
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5), delay=0.2)) as server:
+        timings = {}
+        for concurrency in (8, 1):
+            started = time.perf_counter()
+            result = hj.headnote_judge(**_inputs(64, prefix=f"c{concurrency}"), base_url=server.url,
+                                       model="m", concurrency=concurrency, **FAST)
+            timings[concurrency] = time.perf_counter() - started
+            assert result["n_scored"] == 64
+            if concurrency == 8:
+                assert server.max_in_flight == 8  # bounded, and actually used
+    assert timings[1] >= 64 * 0.2
+    assert timings[1] / timings[8] >= 5, timings
+
+
+def test_progress_bar_and_throughput_line(capsys):
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5))) as server:
+        hj.headnote_judge(**_inputs(3), base_url=server.url, model="m",
+                          backoff_base=0.01, progress=True)
+    err = capsys.readouterr().err
+    assert "headnote_judge" in err and "3/3" in err
+    assert "headnote_judge: 3 samples (0 from cache, 3 requested" in err and "requests/s" in err
+
+
+# ----------------------------------------------------------------------------- cache
+
+
+def test_cache_makes_reruns_free_and_repairs_corrupt_entries(tmp_path, caplog):
+    cache = tmp_path / "judge.sqlite"
+    with FakeChatServer(_by_index(lambda i, a: Reply(judgement([1 + i % 3] * 5)))) as server:
+        first = hj.headnote_judge(**_inputs(6), base_url=server.url, model="m", cache_path=cache,
+                                  api_key=SECRET, **FAST)
+        assert len(server.requests) == 6
+        second = hj.headnote_judge(**_inputs(6), base_url=server.url, model="m", cache_path=cache,
+                                   api_key=SECRET, **FAST)
+        assert len(server.requests) == 6  # nothing sent again
+        assert second["n_cached"] == 6 and second["n_requested"] == 0
+        run_counts = ("samples", "n_cached", "n_requested", "n_http_requests", "n_retries")
+        assert {k: v for k, v in second.items() if k not in run_counts} \
+            == {k: v for k, v in first.items() if k not in run_counts}
+        assert [s["score"] for s in second["samples"]] == [s["score"] for s in first["samples"]]
+        assert all(s["cached"] for s in second["samples"]) and second["n_http_requests"] == 0
+        with sqlite3.connect(cache) as db:   # corrupt two entries in two different ways
+            keys = [k for (k,) in db.execute("SELECT key FROM responses ORDER BY key")]
+            db.execute("UPDATE responses SET response = '{\"content\": \"tampered\"}' WHERE key = ?",
+                       (keys[0],))
+            db.execute("UPDATE responses SET response = 'not json', response_sha256 = ? WHERE key = ?",
+                       (hj._sha256("not json"), keys[1]))
+        with caplog.at_level(logging.WARNING, logger="headnote_judge"):
+            third = hj.headnote_judge(**_inputs(6), base_url=server.url, model="m",
+                                      cache_path=cache, **FAST)
+        assert len(server.requests) == 8
+    assert third["n_cache_corrupt"] == 2 and third["n_cached"] == 4 and third["n_requested"] == 2
+    assert third["score"] == first["score"]
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("checksum mismatch" in m for m in messages) and any("invalid JSON" in m for m in messages)
+    # a different model or different parameters is a different cache entry
+    with FakeChatServer(lambda request, attempt: Reply(judgement([3] * 5))) as server:
+        other = hj.headnote_judge(**_inputs(6), base_url=server.url, model="m", seed=1,
+                                  cache_path=cache, **FAST)
+        assert len(server.requests) == 6 and other["n_cached"] == 0
+
+
+def test_a_file_that_is_not_a_cache_is_refused(tmp_path):
+    bogus = tmp_path / "cache.sqlite"
+    bogus.write_bytes(b"this is not an sqlite database, just some bytes" * 20)
+    with pytest.raises(ValueError, match="not a usable SQLite cache"):
+        hj.headnote_judge(**_inputs(1), base_url="http://127.0.0.1:9/v1", model="m",
+                          cache_path=bogus, **FAST)
+
+
+def test_api_key_is_sent_but_never_stored_or_logged(tmp_path, caplog, capsys):
+    cache = tmp_path / "judge.sqlite"
+    with FakeChatServer(_by_index(lambda i, a: Reply(status=500) if a == 0 and i == 0
+                                  else Reply(judgement([2] * 5) if i else "bad"))) as server:
+        with caplog.at_level(logging.DEBUG):
+            result = hj.headnote_judge(**_inputs(3), base_url=server.url, model="m", api_key=SECRET,
+                                       cache_path=cache, backoff_base=0.01, progress=True)
+        assert server.requests[0].headers.get("authorization") == f"Bearer {SECRET}"
+    captured = capsys.readouterr()
+    assert result["n_unparsed"] == 1
+    assert SECRET not in json.dumps(result, default=str)
+    assert SECRET.encode() not in cache.read_bytes()
+    assert SECRET not in caplog.text and SECRET not in captured.out + captured.err
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"predictions": []}, "predictions is empty"),
+    ({"references": ["a", ""]}, r"references\[1\] is empty"),
+    ({"headnote_languages": ["de"]}, "headnote_languages has 1 items, predictions has 2"),
+    ({"predictions": ["x", None]}, r"predictions\[1\] must be a string, got NoneType"),
+    ({"sample_ids": ["a", "a"]}, r"sample_ids\[1\] = 'a' repeats sample_ids\[0\]"),
+    ({"base_url": "localhost:8000"}, "base_url must be an http"),
+    ({"concurrency": 0}, "concurrency must be an integer >= 1, got 0"),
+    ({"timeout": float("nan")}, "timeout must be a positive number"),
+])
+def test_invalid_inputs_name_the_argument(change, message):
+    arguments = {**_inputs(2), "base_url": "http://127.0.0.1:9/v1", "model": "m", **FAST, **change}
+    with pytest.raises(ValueError, match=message):
+        hj.headnote_judge(**arguments)
+
+
+def test_doctests_in_the_module_pass():
+    import doctest
+    outcome = doctest.testmod(hj, optionflags=doctest.ELLIPSIS)
+    assert outcome.attempted >= 8 and outcome.failed == 0
+
+
+# ----------------------------------------------------------------------------- evaluate.load
+
+LOAD_SCRIPT = """
+import json, sys, evaluate
+module = evaluate.load(sys.argv[1])
+result = module.compute(predictions=["gen-0", "gen-1"], references=["Art. 1 ZGB", "Art. 2 ZGB"],
+                        headnote_languages=["de", "it"], decision_languages=["fr", "it"],
+                        base_url=sys.argv[2], model="m", api_key_env="JUDGE_KEY",
+                        progress=False)
+print(json.dumps({"file": sys.modules[type(module).__module__].__file__, "score": result["score"],
+                  "pairs": sorted(result["by_language_pair"])}))
+"""
+
+
+def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_embedded_templates(repo_root, tmp_path):
+    with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
+        env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
+               "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "JUDGE_KEY": SECRET}
+        run = subprocess.run([sys.executable, "-c", LOAD_SCRIPT,
+                              str(repo_root / "metrics" / "headnote_judge"), server.url],
+                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+        assert run.returncode == 0, run.stderr
+        system = server.requests[0].body["messages"][0]["content"]
+        assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    copied = Path(out["file"])
+    assert copied.is_relative_to(tmp_path / "modules")           # the copy in the module cache ...
+    assert not list(copied.parent.glob("*.txt"))                  # ... has no template files beside it
+    assert system in {hj.render_messages(hj.load_templates(), "Art. 1 ZGB", "gen-0", lang)[0]["content"]
+                      for lang in ("de", "it")}
+    assert out["score"] == 60 and out["pairs"] == ["fr_de", "it_it"]
+
+
+# ----------------------------------------------------------------------------- card and app
+
+
+def test_card_front_matter_and_examples(repo_root):
+    import doctest
+
+    import yaml
+
+    card = (repo_root / "metrics" / "headnote_judge" / "README.md").read_text(encoding="utf-8")
+    _, front, body = card.split("---\n", 2)
+    meta = yaml.safe_load(front)
+    assert {"title", "emoji", "colorFrom", "colorTo", "sdk_version", "pinned", "tags"} <= set(meta)
+    assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and "evaluate" in meta["tags"]
+    for section in ("## Metric description", "## How to use", "### Inputs", "### Output values",
+                    "### Examples", "## Limitations and bias", "## Citation"):
+        assert section in body
+    for key in ("score", "macro_score", "n_failed", "n_cached", "n_requested", "n_cache_corrupt",
+                "signature", "base_url_host"):
+        assert f"`{key}`" in body  # every result key is documented
+    example = body.split("### Examples", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    example = example.replace("from headnote_judge import", "from hj import")
+    test = doctest.DocTestParser().get_doctest(example, {"hj": hj}, "card", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    sys.modules["hj"] = hj
+    try:
+        runner.run(test)
+    finally:
+        del sys.modules["hj"]
+    assert runner.failures == 0 and runner.tries >= 4
+
+
+def test_space_app_judges_one_pair(repo_root, monkeypatch):
+    """app.py with a stand-in for gradio (not a test dependency): the callback works."""
+    import importlib.util
+    import types
+
+    stub = types.ModuleType("gradio")
+    for name in ("Textbox", "Dropdown", "Number", "JSON"):
+        setattr(stub, name, lambda *args, **kwargs: None)
+    stub.Interface = lambda **kwargs: types.SimpleNamespace(launch=lambda: None, **kwargs)
+    monkeypatch.setitem(sys.modules, "gradio", stub)
+    monkeypatch.setitem(sys.modules, "headnote_judge", hj)
+    spec = importlib.util.spec_from_file_location(
+        "headnote_judge_app", repo_root / "metrics" / "headnote_judge" / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    assert app.demo.fn is app.judge_one
+    with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 3, 2, 2]))) as server:
+        score, sample, provenance = app.judge_one("Art. 8 ZGB", "Art. 8 ZGB", "de", "de",
+                                                  server.url, "m", SECRET)
+        assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
+    assert score == 80.0 and json.loads(sample)["status"] == "scored"
+    assert json.loads(provenance)["model"] == "m" and SECRET not in sample + provenance
+
+
+@pytest.mark.realdata
+def test_real_regeste_reach_the_judge_verbatim_in_each_language(shared_data, tmp_path):
+    """BGE 151 II 245: the official headnotes in de/fr/it (umlauts, "Art.", "E."/"consid.")
+    travel unchanged into the prompt, over HTTP and into the cache."""
+    hits = json.loads((shared_data / "slds" / "search_law_1.json").read_text(encoding="utf-8"))
+    source = next(h["_source"] for h in hits["hits"]["hits"]
+                  if h["_id"] == "CH_BGE_004_BGE-151-II-245_2025")
+    languages = ["de", "fr", "it"]
+    gold = [source["abstract"][lang] for lang in languages]
+    generated = [text.split("(E. 4)")[0].split("(consid. 4)")[0] for text in gold]  # truncated
+    with FakeChatServer(lambda request, attempt: Reply(judgement([3, 2, 3, 3, 1]))) as server:
+        result = hj.headnote_judge(generated, gold, languages, ["de"] * 3, base_url=server.url,
+                                   model="m", cache_path=tmp_path / "c.sqlite", **FAST)
+        users = [r.body["messages"][1]["content"] for r in server.requests]
+    for text, name in zip(gold, ("German", "French", "Italian"), strict=True):
+        assert any(f"Gold headnote ({name}):\n<gold_headnote>\n{text}\n</gold_headnote>" in u for u in users)
+    assert result["score"] == 70 and sorted(result["by_language_pair"]) == ["de_de", "de_fr", "de_it"]
+    with sqlite3.connect(tmp_path / "c.sqlite") as db:
+        stored = " ".join(r for (r,) in db.execute("SELECT request FROM responses"))
+    assert "responsabilità" in stored and "Genugtuungsanspruch" in stored
