@@ -1,0 +1,285 @@
+"""Build the ECtHR-NPD Hub folder from the release's CSV (or the synthetic stand-in).
+
+``source CSV ──read+validate──▶ canonical table ──locked (verified) or recomputed membership──▶
+configs (default / id / ood / challenging / audit [/ applicants]) ──leakage audit──▶
+courtbench.hub.write_hub_folder`` (parquet + card rendered from ``cards/ecthr_npd.md``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import datasets
+import numpy as np
+import pyarrow as pa
+from datasets.table import InMemoryTable
+
+from courtbench import __version__ as courtbench_version
+from courtbench.errors import CourtbenchError, SourceError
+from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
+from ecthr_npd import schema
+from ecthr_npd.card import card_context, card_metadata
+from ecthr_npd.composition import encode, total_variation
+from ecthr_npd.figures import award_distribution_figure
+from ecthr_npd.leakage import column_problems
+from ecthr_npd.reader import read_applicant_level, read_case_level
+from ecthr_npd.splits import (
+    TEST,
+    TRAIN,
+    VALIDATION,
+    Membership,
+    chronological_order,
+    locked_membership,
+    membership_problems,
+    recompute_split,
+)
+from ecthr_npd.synthetic import DEFAULT_ROWS, write_synthetic
+from ecthr_npd.views import ID_SIZE, recompute_views
+
+PLUGIN_NAME = "ecthr_npd"
+CARD_TEMPLATE = Path(__file__).resolve().parent.parent / "cards" / "ecthr_npd.md"
+SPLIT_NAMES = schema.SPLITS
+
+
+class LeakageError(CourtbenchError):
+    """A model-input config would hold an audit column (or one derived from one)."""
+
+
+@dataclass
+class BuildResult:
+    """Outcome of :func:`build_folder`.
+
+    Attributes:
+        report: what the Hub writer wrote (files, split sizes).
+        counts: rows per split and view of the membership used.
+        membership_source: ``"locked"`` (the release's, verified) or ``"recomputed"``.
+        tv: view → TV per dimension (membership used), see
+            :func:`ecthr_npd.composition.total_variation`.
+        locked_tv: the release's locked views' TVs when the build recomputed them (else the
+            same as ``tv``); ``None`` when the locked tags fail verification.
+        split_agreement: share of rows whose recomputed split equals the locked tag (1.0 for
+            a locked build; ``None`` when the locked tags fail verification).
+        timings: step → seconds.
+    """
+
+    report: HubFolderReport
+    counts: dict[str, int]
+    membership_source: str
+    tv: dict[str, dict[str, float]]
+    locked_tv: dict[str, dict[str, float]] | None
+    split_agreement: float | None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def view_masks(membership: Membership) -> dict[str, np.ndarray]:
+    """Row masks of the three test views."""
+    return {"id": membership.test_view == schema.TEST_VIEWS.index("ID"),
+            "ood": membership.test_view == schema.TEST_VIEWS.index("OOD"),
+            "challenging": membership.challenging}
+
+
+def view_tvs(table: pa.Table, membership: Membership, encoded=None) -> dict[str, dict[str, float]]:
+    """TV of the ID, OOD and Challenging views against train+validation, per dimension."""
+    encoded = encoded if encoded is not None else encode(table)
+    reference = (membership.split == TRAIN) | (membership.split == VALIDATION)
+    return {name: total_variation(encoded, reference, mask)
+            for name, mask in view_masks(membership).items()}
+
+
+def _dataset(table: pa.Table, rows: np.ndarray, columns: tuple[str, ...]) -> datasets.Dataset:
+    """The given rows (in order) and columns as a Dataset with the canonical features."""
+    features = schema.features_for(columns)
+    subset = table.select(list(columns)).take(pa.array(rows, type=pa.int64()))
+    return datasets.Dataset(InMemoryTable(subset.cast(features.arrow_schema)),
+                            info=datasets.DatasetInfo(features=features))
+
+
+def make_configs(table: pa.Table, membership: Membership,
+                 applicants: pa.Table | None = None) -> list[ConfigSpec]:
+    """The configs: ``default`` (train/validation/test), ``id``, ``ood``, ``challenging``
+    (split ``test``), ``audit`` (train/validation/test) and ``applicants`` when given.
+    Rows of every split are in chronological (judgment_date, case_id) order."""
+    order = chronological_order(table)
+    split = membership.split[order]
+    rows = {name: order[split == code] for name, code in
+            (("train", TRAIN), ("validation", VALIDATION), ("test", TEST))}
+    inputs = schema.MODEL_INPUT_COLUMNS
+    configs = [ConfigSpec("default", {s: _dataset(table, r, inputs) for s, r in rows.items()},
+                          default=True)]
+    for name, mask in view_masks(membership).items():
+        configs.append(ConfigSpec(name, {"test": _dataset(table, order[mask[order]], inputs)}))
+    configs.append(ConfigSpec("audit", {s: _dataset(table, r, schema.AUDIT_CONFIG_COLUMNS)
+                                        for s, r in rows.items()}))
+    if applicants is not None:
+        configs.append(ConfigSpec("applicants", _applicant_splits(table, membership, applicants)))
+    return configs
+
+
+def _applicant_splits(table: pa.Table, membership: Membership,
+                      applicants: pa.Table) -> dict[str, datasets.Dataset]:
+    """Applicant rows per split of their case, in the case order then file order."""
+    position = {case_id: i for i, case_id in enumerate(table.column("case_id").to_pylist())}
+    rank = np.empty(table.num_rows, dtype=np.int64)
+    rank[chronological_order(table)] = np.arange(table.num_rows)
+    case_rows = np.array([position[c] for c in applicants.column("case_id").to_pylist()],
+                         dtype=np.int64)
+    order = np.lexsort((np.arange(len(case_rows)), rank[case_rows]))
+    features = datasets.Features({
+        name: datasets.Value("float64" if name == "npd_award_eur" else "string")
+        for name in applicants.column_names})
+    splits = {}
+    for name, code in (("train", TRAIN), ("validation", VALIDATION), ("test", TEST)):
+        rows = order[membership.split[case_rows[order]] == code]
+        subset = applicants.take(pa.array(rows, type=pa.int64())).cast(features.arrow_schema)
+        splits[name] = datasets.Dataset(InMemoryTable(subset),
+                                        info=datasets.DatasetInfo(features=features))
+    return splits
+
+
+def empty_split_check(configs: list[ConfigSpec]) -> None:
+    """Refuse (CourtbenchError) a config split without rows: ``datasets`` cannot load an empty
+    parquet split, so the Hub folder would not verify."""
+    empty = [f"{c.name}/{s}" for c in configs for s, d in c.splits.items() if d.num_rows == 0]
+    if empty:
+        raise CourtbenchError(f"config split(s) {empty} would be empty; expected at least one "
+                              "case in every split and view (too small a source, or an ID view "
+                              "as large as the test split: lower --id-size)")
+
+
+def leakage_check(configs: list[ConfigSpec]) -> None:
+    """Refuse (LeakageError) when a model-input config holds anything but ``case_id``,
+    permitted inputs and ``y_amount_eur``."""
+    problems = []
+    for config in configs:
+        if config.name in ("audit", "applicants"):
+            continue
+        for dataset in config.splits.values():
+            problems.extend(column_problems(config.name, dataset.column_names))
+    if problems:
+        raise LeakageError("leakage audit refused to write:\n  - " + "\n  - ".join(
+            sorted(set(problems))))
+
+
+def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = None,
+                 recompute: bool = False, id_size: int = ID_SIZE,
+                 split_sizes: tuple[int, int] | None = None,
+                 synthetic: dict[str, Any] | None = None) -> BuildResult:
+    """Build the Hub folder ``out_dir`` from a ``case_level.csv``.
+
+    Args:
+        out_dir: destination (replaced atomically; nothing is left behind on failure).
+        source: the release's ``case_level.csv`` (or the synthetic stand-in's).
+        applicants_path: optional ``applicant_level.csv`` (adds the ``applicants`` config).
+        recompute: assign splits (70/10/20 by (date, case_id), or ``split_sizes``) and views
+            (ID of ``id_size`` by greedy quota matching, OOD, Challenging) from scratch;
+            otherwise the locked tags are verified and kept.
+        split_sizes: (train, validation) counts for ``recompute`` instead of 70/10/20.
+        synthetic: provenance of a synthetic source (``generator``, ``n``, ``seed``); marks the
+            card as SYNTHETIC.
+
+    Raises:
+        SourceError: invalid source, or locked tags that fail verification.
+        LeakageError: a model-input config would hold an audit-side column.
+    """
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    source = Path(source)
+    table = read_case_level(source)
+    applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
+                  if applicants_path is not None else None)
+    timings["read"] = time.perf_counter() - start
+
+    step = time.perf_counter()
+    encoded = encode(table)
+    locked = locked_membership(table)
+    locked_problems = membership_problems(table, locked)
+    locked_tv = None if locked_problems else view_tvs(table, locked, encoded)
+    if recompute:
+        split = recompute_split(table, sizes=split_sizes)
+        membership = recompute_views(table, split, id_size=id_size, encoded=encoded)
+        source_kind = "recomputed"
+    else:
+        if locked_problems:
+            raise SourceError(source, "locked split/view tags fail verification: "
+                              + "; ".join(locked_problems)
+                              + " (use --recompute to assign them from scratch)")
+        membership, source_kind = locked, "locked"
+    problems = membership_problems(table, membership)
+    if problems:  # a recomputed membership must pass the same checks
+        raise CourtbenchError(f"recomputed membership fails verification: {problems}")
+    tv = view_tvs(table, membership, encoded)
+    timings["splits_views"] = time.perf_counter() - step
+
+    step = time.perf_counter()
+    configs = make_configs(table, membership, applicants)
+    empty_split_check(configs)
+    leakage_check(configs)
+    provenance = {
+        "source_file": source.name,
+        "source_sha256": _sha256(source),
+        "membership": source_kind,
+        "builder": f"courtbench {courtbench_version} (ecthr_npd)",
+        **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
+    }
+    context = card_context(table, membership, tv=tv, locked_tv=locked_tv,
+                           membership_source=source_kind, synthetic=synthetic,
+                           has_applicants=applicants is not None)
+    metadata = card_metadata(table.num_rows, provenance, synthetic=synthetic is not None)
+    timings["configs"] = time.perf_counter() - step
+
+    step = time.perf_counter()
+    report = write_hub_folder(
+        Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
+        card_metadata=metadata,
+        figures={"award_distribution.png": award_distribution_figure(
+            table, membership, synthetic=synthetic is not None)})
+    timings["write"] = time.perf_counter() - step
+    timings["total"] = time.perf_counter() - start
+    agreement = (None if locked_problems
+                 else float(np.mean(membership.split == locked.split)))
+    return BuildResult(report, membership.counts(), source_kind, tv, locked_tv, agreement,
+                       timings)
+
+
+def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
+                    id_size: int | None = None) -> BuildResult:
+    """Write the synthetic stand-in (n cases, seed; ID view of ``id_size``, default scaled from
+    1,000) to a temporary CSV and build from it, keeping (and verifying) its tags."""
+    with tempfile.TemporaryDirectory(prefix="ecthr-npd-synthetic-") as tmp:
+        source = write_synthetic(Path(tmp) / "case_level.csv", n=n, seed=seed, id_size=id_size)
+        return build_folder(out_dir, source,
+                            synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed})
+
+
+def format_report(result: BuildResult) -> str:
+    """The build report: counts, TVs (mean and per dimension), timings, files."""
+    lines = [f"ECtHR-NPD build ({result.membership_source} membership) → "
+             f"{result.report.out_dir}"]
+    lines.append("  counts: " + ", ".join(f"{k} {v:,}" for k, v in result.counts.items()))
+    if result.membership_source == "recomputed" and result.split_agreement is not None:
+        lines.append(f"  recomputed split equals the locked split on "
+                     f"{result.split_agreement:.2%} of the cases")
+    for title, tvs in (("views", result.tv),
+                       ("locked views", result.locked_tv
+                        if result.membership_source == "recomputed" else None)):
+        if tvs is None:
+            continue
+        for view, values in tvs.items():
+            lines.append(f"  {title} {view}: mean TV {values['mean']:.4f} (weighted "
+                         f"{values['weighted_mean']:.4f}; court formation "
+                         f"{values['court_formation']:.4f})")
+    lines.append("  timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items()))
+    for entry in result.report.files:
+        lines.append(f"  {entry.sha256[:16]}  {entry.size:>10,}  {entry.path}")
+    if result.report.figures_skipped:
+        lines.append(f"  figures skipped: {result.report.figures_skipped}")
+    return "\n".join(lines)

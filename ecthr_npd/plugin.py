@@ -1,0 +1,89 @@
+"""The ECtHR-NPD dataset plugin (entry point ``courtbench.datasets: ecthr_npd``).
+
+``courtbench build ecthr_npd --source case_level.csv [--applicants applicant_level.csv]
+[--recompute] --out DIR`` or ``courtbench build ecthr_npd --synthetic [--n N --seed S]
+--out DIR``; ``courtbench verify DIR`` runs :func:`ecthr_npd.leakage.audit_folder`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from courtbench.errors import CourtbenchError
+from courtbench.plugins import DatasetPlugin
+from ecthr_npd.build import build_folder, build_synthetic, format_report
+from ecthr_npd.leakage import audit_folder
+from ecthr_npd.synthetic import DEFAULT_ROWS
+from ecthr_npd.views import ID_SIZE
+
+
+def _split_sizes(text: str) -> tuple[int, int]:
+    try:
+        train, validation = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--split-sizes {text!r}: expected TRAIN,VALIDATION row counts such as 10217,1461"
+        ) from None
+    return train, validation
+
+
+def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``courtbench build ecthr_npd`` options (``--out`` is added by the CLI)."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--source", type=Path, help="the release's case_level.csv")
+    source.add_argument("--synthetic", action="store_true",
+                        help="build the built-in SYNTHETIC stand-in instead of the release")
+    parser.add_argument("--applicants", type=Path,
+                        help="the release's applicant_level.csv (adds the 'applicants' config)")
+    parser.add_argument("--recompute", action="store_true",
+                        help="assign splits (70/10/20 by date, case_id) and views from scratch "
+                             "instead of verifying and keeping the release's tags")
+    parser.add_argument("--split-sizes", type=_split_sizes, metavar="TRAIN,VALIDATION",
+                        help="with --recompute: explicit train and validation counts")
+    parser.add_argument("--id-size", type=int, default=ID_SIZE,
+                        help=f"with --recompute: size of the ID view (default {ID_SIZE})")
+    parser.add_argument("--n", type=int, default=DEFAULT_ROWS,
+                        help=f"with --synthetic: number of cases (default {DEFAULT_ROWS:,})")
+    parser.add_argument("--seed", type=int, default=0, help="with --synthetic: generator seed")
+
+
+def build(args: argparse.Namespace) -> int:
+    """Build the Hub folder ``args.out``; prints the build report; returns 0."""
+    if args.synthetic:
+        if args.applicants is not None or args.recompute or args.split_sizes is not None:
+            raise CourtbenchError("--synthetic takes only --n and --seed (its split and view tags "
+                                  "are already assigned as --recompute does)")
+        result = build_synthetic(args.out, n=args.n, seed=args.seed)
+    else:
+        if args.split_sizes is not None and not args.recompute:
+            raise CourtbenchError("--split-sizes needs --recompute")
+        result = build_folder(args.out, args.source, applicants_path=args.applicants,
+                              recompute=args.recompute, id_size=args.id_size,
+                              split_sizes=args.split_sizes)
+    print(format_report(result))
+    return 0
+
+
+def demo(folder: Path, scale: float) -> str:
+    """Build and verify the synthetic stand-in at ``scale`` × 14,575 cases into
+    ``folder/ecthr_npd``; returns a one-line summary."""
+    from courtbench.hub import verify_folder
+
+    n = max(300, round(DEFAULT_ROWS * scale))
+    out = Path(folder) / "ecthr_npd"
+    result = build_synthetic(out, n=n)
+    verify_folder(out, audit=audit_folder)
+    counts = ", ".join(f"{k} {v:,}" for k, v in result.counts.items())
+    return (f"ecthr_npd (SYNTHETIC, n={n:,}): {counts}; ID mean TV "
+            f"{result.tv['id']['mean']:.4f}; built in {result.timings['total']:.1f} s → {out}")
+
+
+PLUGIN = DatasetPlugin(
+    name="ecthr_npd",
+    summary="ECtHR-NPD: non-pecuniary damage awards of the European Court of Human Rights",
+    add_build_arguments=add_build_arguments,
+    build=build,
+    audit_folder=audit_folder,
+    demo=demo,
+)
