@@ -1,0 +1,12 @@
+"""Hugging Face Space entry point: a Gradio widget for the npd_regression module.
+
+The module is loaded from the script beside this file, so the Space runs the code it ships.
+"""
+
+from pathlib import Path
+
+import evaluate
+from evaluate.utils import launch_gradio_widget
+
+module = evaluate.load(str(Path(__file__).resolve().parent / "npd_regression.py"))
+launch_gradio_widget(module)

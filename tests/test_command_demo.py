@@ -1,0 +1,40 @@
+"""``courtbench demo``: the example prediction set and the three metric modules end to end."""
+
+from __future__ import annotations
+
+import json
+
+from courtbench.cli import main
+from courtbench.commands.demo import EXAMPLE_SIZE, example_predictions
+from courtbench.metric_modules import load_metric_module
+
+
+def test_example_predictions_are_deterministic_and_ecthr_like():
+    first, again, other = example_predictions(3), example_predictions(3), example_predictions(4)
+    assert first == again and first != other
+    references = first["references"]
+    assert len(references) == EXAMPLE_SIZE == len(first["system_a"]) == len(first["system_b"])
+    assert 0.30 < sum(r == 0 for r in references) / len(references) < 0.36
+    assert min(min(values) for values in first.values()) >= 0.0
+
+
+def test_demo_runs_the_modules_and_writes_json(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--seed", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "system_a" in printed and "paired bootstrap (1,000 resamples" in printed
+    written = json.loads((out / "metric_results.json").read_text())
+    example = json.loads((out / "example_predictions.json").read_text())
+    assert written["seed"] == example["seed"] == 1 and written["n"] == EXAMPLE_SIZE
+    results = written["results"]
+    # the numbers written are those of the plain functions on the written example
+    npd = load_metric_module("npd_regression").npd_regression
+    assert results["npd_regression"]["system_b"] == json.loads(json.dumps(
+        npd(predictions=example["system_b"], references=example["references"])))
+    paired = results["bootstrap_mae"]
+    assert paired["systems"] == ["system_a", "system_b"]
+    assert paired["mae1"] == results["npd_regression"]["system_a"]["mae"]
+    assert paired["verdict"] == "1 better" and paired["n_resamples"] == 1000
+    assert results["zero_f1"]["system_a"]["zero_f1"] \
+        == results["npd_regression"]["system_a"]["zero_f1"]
+    assert set(results["bootstrap_mae_single"]) == {"system_a", "system_b"}
