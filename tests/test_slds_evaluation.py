@@ -1,0 +1,141 @@
+"""``courtbench evaluate slds``: per-pair tables, macro-averages, heatmaps, judge, strictness."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import datasets
+import pytest
+from fake_chat_server import FakeChatServer, Reply, judgement
+
+from courtbench.errors import CourtbenchError, SourceError
+from courtbench.hub import ConfigSpec, write_hub_folder
+from slds.evaluation import add_evaluate_arguments, evaluate
+from slds.schema import FEATURES
+
+HEADNOTES = {
+    "de": "Art. 8 Abs. 1 BV; Gleichbehandlung. Der Anspruch auf rechtliches Gehör ist formeller Natur.",
+    "fr": "Art. 8 al. 1 Cst.; égalité de traitement. Le droit d'être entendu est de nature formelle.",
+    "it": "Art. 8 cpv. 1 Cost.; parità di trattamento. Il diritto di essere sentito è formale.",
+}
+
+
+def _folder(tmp_path: Path) -> Path:
+    rows = {name: [] for name in FEATURES}
+    for i, decision_language in enumerate(["de", "fr"]):
+        for headnote_language in ("de", "fr", "it"):
+            rows["sample_id"].append(f"d{i}/{headnote_language}")
+            rows["decision_id"].append(f"d{i}")
+            rows["decision"].append(f"decision text {i}")
+            rows["decision_language"].append(decision_language)
+            rows["headnote"].append(HEADNOTES[headnote_language])
+            rows["headnote_language"].append(headnote_language)
+            rows["law_area"].append(0)
+            rows["year"].append(2023)
+            rows["volume"].append("I")
+            rows["url"].append("https://example.org")
+    test = datasets.Dataset.from_dict(rows, features=FEATURES)
+    template = tmp_path / "card.md"
+    template.write_text("tiny\n")
+    out = tmp_path / "slds"
+    write_hub_folder(out, [ConfigSpec("default", {"test": test}, default=True)],
+                     card_template=template, card_context={},
+                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
+    return out
+
+
+def _predictions(tmp_path: Path, name: str, texts: dict[str, str]) -> Path:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(json.dumps({"sample_id": k, "prediction": v}, ensure_ascii=False) + "\n"
+                            for k, v in texts.items()), encoding="utf-8")
+    return path
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path)
+    parser.add_argument("--predictions", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path)
+    add_evaluate_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def _gold(language: str) -> str:
+    return HEADNOTES[language]
+
+
+def test_report_has_macro_and_pairs(tmp_path):
+    data = _folder(tmp_path)
+    perfect = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+                                                for h in ("de", "fr", "it")})
+    partial = _predictions(tmp_path, "partial", {f"d{i}/{h}": ("" if h == "it" else _gold("de"))
+                                                 for i in (0, 1) for h in ("de", "fr", "it")})
+    out = tmp_path / "report"
+    assert evaluate(_args("--data", str(data), "--predictions", str(perfect), str(partial),
+                          "--out", str(out), "--resamples", "50")) == 0
+    report = json.loads((out / "report.json").read_text())
+    main = report["tables"]["main"]
+    assert main["columns"] == ["system", "ROUGE-1 F1", "ROUGE-2 F1", "ROUGE-L F1", "BLEU"]
+    assert main["rows"][0][:2] == ["oracle", 100.0]
+    rouge1 = report["tables"]["rouge1"]
+    assert rouge1["columns"][:5] == ["system", "macro", "SE", "de_de", "de_fr"]
+    oracle, partial_row = rouge1["rows"]
+    assert oracle[3:9] == [100.0, 100.0, 100.0, 100.0, 100.0, 100.0]
+    assert oracle[9:] == [None, None, None]  # it_* pairs are absent
+    # partial: German text for de/fr headnotes, empty for it; pair de_de is exact
+    assert partial_row[3] == pytest.approx(100.0)
+    assert partial_row[5] == 0.0
+    assert partial_row[1] == pytest.approx(sum(partial_row[3:9]) / 6)
+    assert {p.name for p in out.iterdir()} >= {"report.md", "report.json", "main.csv", "bleu.csv"}
+    assert "Macro-average over language pairs" in (out / "report.md").read_text()
+
+
+def test_heatmaps_are_drawn(tmp_path):
+    pytest.importorskip("matplotlib")
+    data = _folder(tmp_path)
+    preds = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+                                              for h in ("de", "fr", "it")})
+    evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
+                   str(tmp_path / "r"), "--resamples", "10"))
+    for metric in ("rouge1", "rouge2", "rougeL", "bleu"):
+        assert (tmp_path / f"r/heatmap_{metric}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_missing_and_unknown_ids_are_listed(tmp_path):
+    data = _folder(tmp_path)
+    preds = _predictions(tmp_path, "bad", {"d0/de": "x", "nope/de": "y"})
+    with pytest.raises(CourtbenchError) as error:
+        evaluate(_args("--data", str(data), "--predictions", str(preds), "--out", str(tmp_path / "r")))
+    assert "'nope/de'" in str(error.value) and "'d1/it'" in str(error.value)
+    assert not (tmp_path / "r").exists()
+
+
+def test_non_string_prediction_names_line_and_column(tmp_path):
+    data = _folder(tmp_path)
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"sample_id": "d0/de", "prediction": 3}\n')
+    with pytest.raises(SourceError, match=r"bad.jsonl, line 1, column 'prediction'"):
+        evaluate(_args("--data", str(data), "--predictions", str(path), "--out", str(tmp_path / "r")))
+
+
+def test_judge_half_configured_is_refused(tmp_path):
+    with pytest.raises(CourtbenchError, match="go together"):
+        evaluate(_args("--data", str(tmp_path), "--predictions", "x.jsonl", "--out", "r",
+                       "--judge-model", "m"))
+
+
+def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
+    data = _folder(tmp_path)
+    preds = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+                                              for h in ("de", "fr", "it")})
+    with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
+        evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
+                       str(tmp_path / "r"), "--resamples", "10", "--judge-base-url", server.url,
+                       "--judge-model", "judge-1", "--judge-cache", str(tmp_path / "c.sqlite")))
+    report = json.loads((tmp_path / "r/report.json").read_text())
+    assert report["tables"]["main"]["columns"][-1] == "LLM judge"
+    assert report["tables"]["main"]["rows"][0][-1] == pytest.approx(60.0)  # (2+2+1+1+0)*10
+    assert report["tables"]["judge"]["rows"][0][3:9] == [60.0] * 6
+    assert report["provenance"]["settings"]["oracle"]["judge"]["n_failed"] == 0
