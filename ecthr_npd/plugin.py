@@ -12,7 +12,10 @@ from pathlib import Path
 
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import DatasetPlugin
+from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
 from ecthr_npd.build import build_folder, build_synthetic, format_report
+from ecthr_npd.demo import run_demo
+from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
 from ecthr_npd.leakage import audit_folder
 from ecthr_npd.synthetic import DEFAULT_ROWS
 from ecthr_npd.views import ID_SIZE
@@ -85,5 +88,9 @@ PLUGIN = DatasetPlugin(
     add_build_arguments=add_build_arguments,
     build=build,
     audit_folder=audit_folder,
-    demo=demo,
+    add_baseline_arguments=add_baseline_arguments,
+    run_baselines=run_baselines,
+    add_evaluate_arguments=add_evaluate_arguments,
+    evaluate=evaluate,
+    demo=run_demo,
 )

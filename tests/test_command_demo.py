@@ -20,11 +20,11 @@ def test_example_predictions_are_deterministic_and_ecthr_like():
 
 def test_demo_runs_the_modules_and_writes_json(tmp_path, capsys):
     out = tmp_path / "demo"
-    assert main(["demo", "--out", str(out), "--seed", "1"]) == 0
+    assert main(["demo", "--out", str(out), "--seed", "1", "--datasets"]) == 0
     printed = capsys.readouterr().out
     assert "system_a" in printed and "paired bootstrap (1,000 resamples" in printed
-    written = json.loads((out / "metric_results.json").read_text())
-    example = json.loads((out / "example_predictions.json").read_text())
+    written = json.loads((out / "metric_example/metric_results.json").read_text())
+    example = json.loads((out / "metric_example/example_predictions.json").read_text())
     assert written["seed"] == example["seed"] == 1 and written["n"] == EXAMPLE_SIZE
     results = written["results"]
     # the numbers written are those of the plain functions on the written example

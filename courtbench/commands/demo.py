@@ -1,10 +1,13 @@
-"""``courtbench demo [--out DIR] [--seed S]``: the metric modules on an example prediction set.
+"""``courtbench demo [--out DIR] [--scale S]``: the whole pipeline on the synthetic stand-ins.
 
-Generates an ECtHR-NPD-like test set (zero-inflated, log-normal awards with the published
-test-split shape) and two noisy systems, deterministically from ``--seed``; runs
-``npd_regression``, ``zero_f1`` and ``bootstrap_mae`` through ``evaluate.load`` on the
-module folders in ``metrics/``; prints a compact summary and writes the results as JSON into
-``--out``.
+For every installed dataset plugin: build its synthetic stand-in into a Hub folder, verify
+it, run every baseline, evaluate, and write the report; the main tables and paths are
+printed. Then, to show the metric modules as users load them, it generates an
+ECtHR-NPD-like test set (zero-inflated, log-normal awards with the published test-split
+shape) and two noisy systems, deterministically from ``--seed``; runs ``npd_regression``,
+``zero_f1`` and ``bootstrap_mae`` through ``evaluate.load`` on the module folders in
+``metrics/``; prints a compact summary and writes the results as JSON into
+``--out/metric_example``.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import time
 from pathlib import Path
 
 import numpy as np
 
+from courtbench.errors import CourtbenchError
 from courtbench.metric_modules import metric_dir
+from courtbench.plugins import load_plugins
 
 #: Shape of the published ECtHR-NPD test split (DESIGN.md): size, zero share, median and
 #: 95th percentile of the positive awards (EUR).
@@ -114,31 +120,61 @@ def format_results(results: dict) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    example = example_predictions(args.seed)
+def run_metric_example(out: Path, seed: int) -> str:
+    """The metric modules through ``evaluate.load`` on the generated example set; writes
+    ``metric_results.json`` and ``example_predictions.json`` into ``out``; returns the text."""
+    example = example_predictions(seed)
     references = example.pop("references")
     results = run_metric_modules(references, example)
     zero_share = sum(r == 0 for r in references) / len(references)
-    print(f"ECtHR-like example prediction set: {len(references):,} cases, {zero_share:.1%} "
-          f"zero awards, seed {args.seed}\n")
-    print(format_results(results))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "example_predictions.json").write_text(
-        json.dumps({"seed": args.seed, "references": references, **example}) + "\n")
-    (args.out / "metric_results.json").write_text(
-        json.dumps({"seed": args.seed, "n": len(references), "results": results},
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "example_predictions.json").write_text(
+        json.dumps({"seed": seed, "references": references, **example}) + "\n")
+    (out / "metric_results.json").write_text(
+        json.dumps({"seed": seed, "n": len(references), "results": results},
                    indent=2, sort_keys=True) + "\n")
-    print(f"\nwrote {args.out / 'metric_results.json'} and "
-          f"{args.out / 'example_predictions.json'}")
+    return "\n".join([
+        f"ECtHR-like example prediction set: {len(references):,} cases, {zero_share:.1%} "
+        f"zero awards, seed {seed}", "", format_results(results), "",
+        f"wrote {out / 'metric_results.json'} and {out / 'example_predictions.json'}"])
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.scale <= 1:
+        raise CourtbenchError(f"--scale {args.scale}: expected a number in (0, 1]")
+    plugins = load_plugins()
+    chosen = args.datasets if args.datasets is not None else sorted(plugins)
+    unknown = [name for name in chosen if name not in plugins or plugins[name].demo is None]
+    if unknown:
+        raise CourtbenchError(f"--datasets: no demo for {unknown}; available: "
+                              f"{sorted(n for n, p in plugins.items() if p.demo)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for name in chosen:
+        print(f"\n=== {name} ===\n", flush=True)
+        print(plugins[name].demo(args.out, args.scale), flush=True)
+    if not args.skip_metric_example:
+        print("\n=== metric modules through evaluate.load ===\n", flush=True)
+        print(run_metric_example(args.out / "metric_example", args.seed), flush=True)
+    print(f"\ncourtbench demo finished in {time.perf_counter() - start:.0f} s; "
+          f"everything is under {args.out}")
     return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="run the metric modules on an example set",
+    parser = subparsers.add_parser("demo", help="the whole pipeline on the synthetic stand-ins",
                                    description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path("demo_out"),
-                        help="folder for the JSON results (default: demo_out)")
+                        help="output folder (default: demo_out)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="size of the synthetic builds relative to the demo defaults, "
+                             "in (0, 1] (default 1)")
+    parser.add_argument("--datasets", nargs="*", metavar="NAME",
+                        help="only these datasets (default: every installed plugin with a demo; "
+                             "none when given without names)")
+    parser.add_argument("--skip-metric-example", action="store_true",
+                        help="skip the evaluate.load run of the metric modules")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the example prediction set (default: 0)")
     parser.set_defaults(func=run)

@@ -1,0 +1,131 @@
+"""Two-stage hurdle model: is the award zero, and if not, how large is it.
+
+Stage 1, a zero/positive classifier (``HistGradientBoostingClassifier``) on the shared
+encoder's ``ordinal`` encoding, fitted on every training case to ``y == 0``; its setting is
+chosen from :data:`CLASSIFIER_GRID` by validation log loss.
+
+Stage 2, a regressor for positive awards (the tree baseline's model, fitted to
+``log1p(y)`` on the positive training cases only); its setting is chosen from
+:data:`REGRESSOR_GRID` by MAE on the positive validation cases (EUR).
+
+Decision rule: predict 0 when P(zero) > τ, else the regressor's ``expm1`` value clipped at 0.
+τ is chosen on :data:`THRESHOLDS` (τ = 1 never predicts 0) to minimise the validation MAE of the
+combined prediction (ties: the smallest τ). Validation labels choose settings and τ only; no
+model is fitted on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from ecthr_npd.baselines.base import limited_threads, mean_absolute_error, target_of
+from ecthr_npd.baselines.features import FeatureEncoder
+from ecthr_npd.baselines.trees import (
+    DEFAULT_GRID,
+    MAX_ITER,
+    MIN_SAMPLES_LEAF,
+    _key,
+    fit_regressor,
+    grid_points,
+    log_target_prediction,
+)
+
+CLASSIFIER_GRID: dict[str, tuple] = {"learning_rate": (0.05, 0.1), "max_leaf_nodes": (15, 31)}
+REGRESSOR_GRID: dict[str, tuple] = dict(DEFAULT_GRID)
+THRESHOLDS = tuple(np.round(np.arange(0.05, 1.0 + 1e-9, 0.025), 3).tolist())
+
+
+def combine(p_zero: np.ndarray, positive_prediction: np.ndarray, threshold: float) -> np.ndarray:
+    """The decision rule: 0 where ``p_zero > threshold``, else ``positive_prediction`` (EUR)."""
+    return np.where(p_zero > threshold, 0.0, positive_prediction)
+
+
+@dataclass
+class HurdleModel:
+    """See the module docstring. ``seed``: random_state of both stages; ``threads``: OpenMP
+    threads while fitting and predicting."""
+
+    seed: int = 0
+    threads: int = 1
+    classifier_grid: dict[str, tuple] = field(default_factory=lambda: dict(CLASSIFIER_GRID))
+    regressor_grid: dict[str, tuple] = field(default_factory=lambda: dict(REGRESSOR_GRID))
+    thresholds: tuple[float, ...] = THRESHOLDS
+    name: str = "hurdle"
+    encoder: FeatureEncoder = field(default_factory=FeatureEncoder)
+    classifier: Any = None
+    regressor: Any = None
+    threshold: float | None = None
+    chosen: dict[str, Any] = field(default_factory=dict)
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+    def fit(self, train: pa.Table, validation: pa.Table) -> HurdleModel:
+        with limited_threads(self.threads):
+            return self._fit(train, validation)
+
+    def _fit(self, train: pa.Table, validation: pa.Table) -> HurdleModel:
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        from sklearn.metrics import log_loss
+
+        y_train, y_validation = target_of(train), target_of(validation)
+        if not ((y_train == 0).any() and (y_train > 0).any()):
+            raise ValueError("hurdle model: the training targets need both zero and positive "
+                             "awards")
+        self.encoder.fit(train)
+        x_train, x_validation = self.encoder.transform(train), self.encoder.transform(validation)
+        zero_train, zero_validation = (y_train == 0).astype(int), (y_validation == 0).astype(int)
+        losses: dict[str, float] = {}
+        best = None
+        for params in grid_points(self.classifier_grid):
+            model = HistGradientBoostingClassifier(
+                max_iter=MAX_ITER, min_samples_leaf=MIN_SAMPLES_LEAF, early_stopping=False,
+                categorical_features=self.encoder.categorical_mask(), random_state=self.seed,
+                **params).fit(x_train, zero_train)
+            loss = float(log_loss(zero_validation, model.predict_proba(x_validation)[:, 1],
+                                  labels=[0, 1]))
+            losses[_key(params)] = loss
+            if best is None or loss < best[0]:
+                best = (loss, params, model)
+        _, self.chosen["classifier"], self.classifier = best
+
+        positive_train, positive_validation = y_train > 0, y_validation > 0
+        maes: dict[str, float] = {}
+        best = None
+        for params in grid_points(self.regressor_grid):
+            model = fit_regressor("sklearn", params, self.encoder, x_train[positive_train],
+                                  np.log1p(y_train[positive_train]), self.seed)
+            mae = (mean_absolute_error(y_validation[positive_validation], log_target_prediction(
+                model, x_validation[positive_validation])) if positive_validation.any() else 0.0)
+            maes[_key(params)] = mae
+            if best is None or mae < best[0]:
+                best = (mae, params, model)
+        _, self.chosen["regressor"], self.regressor = best
+
+        p_zero = self.classifier.predict_proba(x_validation)[:, 1]
+        amounts = log_target_prediction(self.regressor, x_validation)
+        by_threshold = {t: mean_absolute_error(y_validation, combine(p_zero, amounts, t))
+                        for t in self.thresholds}
+        self.threshold = min(self.thresholds, key=lambda t: (by_threshold[t], t))
+        self.diagnostics = {"classifier_validation_log_loss": losses,
+                            "regressor_validation_positive_mae": maes,
+                            "validation_mae_by_threshold": {str(t): v for t, v in
+                                                            by_threshold.items()}}
+        return self
+
+    def predict(self, table: pa.Table) -> np.ndarray:
+        if self.threshold is None:
+            raise RuntimeError(f"{self.name}: predict called before fit")
+        features = self.encoder.transform(table)
+        with limited_threads(self.threads):
+            return combine(self.classifier.predict_proba(features)[:, 1],
+                           log_target_prediction(self.regressor, features), self.threshold)
+
+    def settings(self) -> dict[str, Any]:
+        return {"classifier": self.chosen.get("classifier"),
+                "regressor": self.chosen.get("regressor"), "threshold": self.threshold,
+                "rule": "0 if P(zero) > threshold else expm1(regressor) clipped at 0",
+                "max_iter": MAX_ITER, "min_samples_leaf": MIN_SAMPLES_LEAF, "seed": self.seed,
+                **self.diagnostics}

@@ -1,0 +1,51 @@
+"""ECtHR-NPD's part of ``courtbench demo``: synthetic build → baselines → evaluation report.
+
+:func:`run_demo` builds and verifies the SYNTHETIC stand-in at ``scale`` × 14,575 cases
+(through the plugin's build demo), runs every baseline and writes the evaluation report::
+
+    <out_dir>/ecthr_npd/              Hub folder (synthetic)
+    <out_dir>/ecthr_npd_predictions/  one predictions file per baseline + settings.json
+    <out_dir>/ecthr_npd_report/       report.md / report.json / CSV tables / PNGs
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from ecthr_npd.baselines import SYSTEMS
+from ecthr_npd.baselines.data import load_benchmark
+from ecthr_npd.baselines.run import run_baselines_on
+from ecthr_npd.evaluation import evaluate_files
+
+
+def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
+    """Run the ECtHR-NPD demo into ``out_dir``; returns the main table and the paths as text.
+
+    Args:
+        out_dir: parent folder of the three output folders.
+        scale: size of the synthetic build relative to the release's 14,575 cases, in (0, 1].
+        resamples: paired bootstrap resamples of the report.
+    """
+    from ecthr_npd.plugin import demo as build_demo
+
+    if not 0 < scale <= 1:
+        raise ValueError(f"scale={scale}; expected a number in (0, 1]")
+    out_dir = Path(out_dir)
+    start = time.perf_counter()
+    print("ecthr_npd demo: building the synthetic stand-in …", file=sys.stderr, flush=True)
+    build_summary = build_demo(out_dir, scale)
+    folder = out_dir / "ecthr_npd"
+    predictions = out_dir / "ecthr_npd_predictions"
+    report_dir = out_dir / "ecthr_npd_report"
+    print("ecthr_npd demo: fitting the baselines …", file=sys.stderr, flush=True)
+    run_baselines_on(load_benchmark(folder), predictions, systems=list(SYSTEMS))
+    print("ecthr_npd demo: evaluating …", file=sys.stderr, flush=True)
+    report = evaluate_files(folder, [predictions / f"{name}.csv" for name in SYSTEMS],
+                            report_dir, resamples=resamples)
+    seconds = time.perf_counter() - start
+    return "\n".join([build_summary, "", "ECtHR-NPD (SYNTHETIC) — " + report.tables[0].title, "",
+                      report.tables[0].markdown(), "",
+                      f"predictions: {predictions}", f"report: {report_dir / 'report.md'}",
+                      f"ecthr_npd demo took {seconds:.1f} s"])

@@ -1,0 +1,122 @@
+"""The evaluation report's figures (need matplotlib, the ``plots`` extra).
+
+:func:`figures` returns ``file name → draw(path)`` functions for
+:func:`courtbench.report.write_report`; each imports matplotlib only when called, so that a
+missing matplotlib raises ImportError there and the report skips the figure.
+
+- ``award_distribution.png``: histogram of the awards per split (EUR, log x axis, positive
+  awards) with each split's zero share in the legend;
+- ``predicted_vs_actual.png``: one panel per system, test cases, 1 + EUR on both log axes;
+- ``mae_by_range.png``: test MAE per award range, bars grouped by range, one colour per system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ecthr_npd.baselines.data import SPLITS, BenchmarkData
+
+RANGES = (("zero", "0"), ("up_to_10k", ">0–10k"), ("10k_to_50k", "10k–50k"),
+          ("over_50k", ">50k"))
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(figure, path: Path) -> None:
+    figure.tight_layout()
+    figure.savefig(path, metadata={"Software": None})
+    _pyplot().close(figure)
+
+
+def award_distribution(data: BenchmarkData) -> Callable[[Path], None]:
+    targets = {split: data.target(split) for split in SPLITS}
+
+    def draw(path: Path) -> None:
+        plt = _pyplot()
+        positive = np.concatenate([y[y > 0] for y in targets.values()])
+        low = max(1.0, float(positive.min())) if positive.size else 1.0
+        high = max(10 * low, float(positive.max())) if positive.size else 10.0
+        bins = np.logspace(np.log10(low), np.log10(high), 40)
+        figure, axis = plt.subplots(figsize=(7, 4), dpi=100)
+        for split, y in targets.items():
+            zero = float(np.mean(y == 0)) if y.size else 0.0
+            axis.hist(y[y > 0], bins=bins, histtype="step", density=True, linewidth=1.5,
+                      label=f"{split} (n={y.size:,}, zero {100 * zero:.1f}%)")
+        axis.set_xscale("log")
+        axis.set_xlabel("award (EUR, positive awards, log scale)")
+        axis.set_ylabel("density")
+        axis.set_title("Award distribution by split")
+        axis.legend(fontsize=8)
+        _save(figure, path)
+
+    return draw
+
+
+def predicted_vs_actual(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]]
+                        ) -> Callable[[Path], None]:
+    y = data.target("test")
+
+    def draw(path: Path) -> None:
+        plt = _pyplot()
+        names = list(systems)
+        columns = min(4, len(names))
+        rows = -(-len(names) // columns)
+        figure, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 3.0 * rows), dpi=100,
+                                    squeeze=False)
+        top = max(float(y.max()), max(float(s["test"].max()) for s in systems.values())) + 1
+        for axis, name in zip(axes.flat, names, strict=False):
+            axis.scatter(y + 1, systems[name]["test"] + 1, s=3, alpha=0.3, linewidths=0)
+            axis.plot([1, top], [1, top], color="grey", linewidth=0.8)
+            axis.set_xscale("log")
+            axis.set_yscale("log")
+            axis.set_xlim(0.8, top * 1.2)
+            axis.set_ylim(0.8, top * 1.2)
+            axis.set_title(name, fontsize=9)
+            axis.set_xlabel("1 + actual (EUR)", fontsize=8)
+            axis.set_ylabel("1 + predicted (EUR)", fontsize=8)
+        for axis in list(axes.flat)[len(names):]:
+            axis.set_visible(False)
+        _save(figure, path)
+
+    return draw
+
+
+def mae_by_range(scores: dict[str, dict[str, Any]]) -> Callable[[Path], None]:
+    def draw(path: Path) -> None:
+        plt = _pyplot()
+        names = list(scores)
+        width = 0.8 / max(1, len(names))
+        figure, axis = plt.subplots(figsize=(8, 4), dpi=100)
+        positions = np.arange(len(RANGES))
+        for i, name in enumerate(names):
+            values = [scores[name]["test"]["bucket_mae"][key]["mae"] for key, _ in RANGES]
+            axis.bar(positions + i * width, [np.nan if v is None else v for v in values],
+                     width=width, label=name)
+        axis.set_xticks(positions + width * (len(names) - 1) / 2, [t for _, t in RANGES])
+        axis.set_yscale("log")
+        axis.set_xlabel("true award range (EUR)")
+        axis.set_ylabel("MAE (EUR, log scale)")
+        axis.set_title("Test MAE by award range")
+        axis.legend(fontsize=7, ncol=2)
+        _save(figure, path)
+
+    return draw
+
+
+def figures(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
+            scores: dict[str, dict[str, Any]]) -> dict[str, Callable[[Path], None]]:
+    """The report's figures by file name (see the module docstring)."""
+    return {"award_distribution.png": award_distribution(data),
+            "predicted_vs_actual.png": predicted_vs_actual(data, systems),
+            "mae_by_range.png": mae_by_range(scores)}

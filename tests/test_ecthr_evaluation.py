@@ -1,0 +1,218 @@
+"""ECtHR-NPD evaluation: strict prediction files, report contents, CLI, reduced demo."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from courtbench.cli import main
+from courtbench.errors import CourtbenchError, SourceError
+from ecthr_npd.baselines import SYSTEMS
+from ecthr_npd.baselines.data import load_benchmark
+from ecthr_npd.build import build_synthetic
+from ecthr_npd.evaluation import (
+    build_report,
+    parse_prediction,
+    parse_splits,
+    read_system_predictions,
+    state_groups,
+)
+
+CHEAP = ["train_median", "zero", "train_mean", "knn"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """A synthetic Hub folder of 1,200 cases."""
+    folder = tmp_path_factory.mktemp("ecthr_eval") / "hub"
+    build_synthetic(folder, n=1200, seed=5)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def predictions(built, tmp_path_factory) -> Path:
+    """Predictions of the cheap baselines, written by the CLI."""
+    out = tmp_path_factory.mktemp("ecthr_pred") / "pred"
+    assert main(["baselines", "ecthr_npd", "--data", str(built), "--out", str(out),
+                 "--systems", ",".join(CHEAP)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def data(built):
+    return load_benchmark(built)
+
+
+def write_csv(path: Path, rows: list[tuple[str, str]]) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["case_id", "prediction"])
+        writer.writerows(rows)
+    return path
+
+
+def test_baselines_cli_writes_every_case(predictions, data):
+    files = sorted(p.name for p in predictions.iterdir())
+    assert files == sorted([f"{name}.csv" for name in CHEAP] + ["settings.json"])
+    with open(predictions / "zero.csv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [r["case_id"] for r in rows] == data.all_ids()
+    assert {float(r["prediction"]) for r in rows} == {0.0}
+    settings = json.loads((predictions / "settings.json").read_text())
+    assert settings["data"]["fingerprint"] == data.fingerprint
+    assert settings["systems"]["train_median"]["settings"]["value_eur"] == float(
+        np.median(data.target("train")))
+    assert settings["systems"]["knn"]["settings"]["k"] == 20
+    assert {"numpy", "scikit-learn", "python"} <= set(settings["versions"])
+
+
+def test_load_benchmark_rejects_a_non_hub_folder(tmp_path):
+    with pytest.raises(CourtbenchError, match="not a Hub folder"):
+        load_benchmark(tmp_path)
+
+
+def test_parse_prediction():
+    assert parse_prediction("1500") == 1500.0
+    assert parse_prediction(" 2.5e3") == 2500.0
+    assert parse_prediction(0) == 0.0
+    for bad in ("nan", "inf", "-1", "", "abc", "-inf"):
+        with pytest.raises(ValueError):
+            parse_prediction(bad)
+    for bad in (True, None, [1]):
+        with pytest.raises(TypeError):
+            parse_prediction(bad)
+
+
+def test_strict_prediction_files(tmp_path, data):
+    ids = data.all_ids()
+    good = [(case_id, "100") for case_id in ids]
+    path = write_csv(tmp_path / "sys.csv", good)
+    read = read_system_predictions([path], data)
+    assert read["sys"]["test"].shape == (len(data.ids("test")),)
+
+    broken = good[:3] + good[4:] + [good[0], ("001-999999", "5")]
+    path = write_csv(tmp_path / "broken.csv", broken)
+    with pytest.raises(CourtbenchError) as error:
+        read_system_predictions([path], data)
+    message = str(error.value)
+    assert "1 unknown" in message and "'001-999999'" in message
+    assert "1 duplicate" in message and repr(ids[0]) in message
+    assert "have no prediction" in message and repr(ids[3]) in message
+
+    for value, problem in (("nan", "not finite"), ("inf", "not finite"), ("-3", "negative")):
+        rows = list(good)
+        rows[10] = (ids[10], value)
+        path = write_csv(tmp_path / "bad.csv", rows)
+        with pytest.raises(SourceError, match=rf"bad\.csv, line 12, column 'prediction'.*{problem}"):
+            read_system_predictions([path], data)
+
+    jsonl = tmp_path / "json_sys.jsonl"
+    jsonl.write_text("".join(json.dumps({"case_id": c, "prediction": 7}) + "\n" for c in ids))
+    assert set(read_system_predictions([jsonl], data)["json_sys"]["test"].tolist()) == {7.0}
+    lines = jsonl.read_text().splitlines()
+    lines[1] = json.dumps({"case_id": ids[1], "prediction": True})
+    jsonl.write_text("\n".join(lines) + "\n")
+    with pytest.raises(SourceError, match=r"line 2, column 'prediction'.*expected a number"):
+        read_system_predictions([jsonl], data)
+
+    other_dir = tmp_path / "other"
+    other_dir.mkdir()
+    twin = write_csv(other_dir / "sys.csv", good)
+    with pytest.raises(CourtbenchError, match="more than once"):
+        read_system_predictions([tmp_path / "sys.csv", twin], data)
+
+
+def test_splits_option(tmp_path, data):
+    assert parse_splits("test,validation") == ("validation", "test")
+    with pytest.raises(CourtbenchError, match="includes validation and test"):
+        parse_splits("train,test")
+    held_out = [(c, "1") for s in ("validation", "test") for c in data.ids(s)]
+    path = write_csv(tmp_path / "held_out.csv", held_out)
+    assert set(read_system_predictions([path], data, ("validation", "test"))["held_out"]) == {
+        "validation", "test"}
+    with pytest.raises(CourtbenchError, match="have no prediction"):
+        read_system_predictions([path], data)  # default: train is required too
+
+
+def test_report_numbers(tmp_path, data, predictions):
+    systems = read_system_predictions([predictions / f"{n}.csv" for n in CHEAP], data)
+    report = build_report(data, systems, resamples=200, seed=1, figures=False)
+    tables = {t.name: t for t in report.tables}
+    assert list(tables) == ["main", "mae_by_range", "error_buckets", "by_state", "by_article",
+                            "bootstrap"]
+    main_rows = {row[0]: row for row in tables["main"].rows}
+    assert list(main_rows) == CHEAP
+    y_test = data.target("test")
+    test_ids = data.ids("test")
+    for name in CHEAP:
+        prediction = systems[name]["test"]
+        row = main_rows[name]
+        assert row[1] == pytest.approx(np.mean(np.abs(prediction - y_test)))
+        in_view = np.isin(test_ids, data.views["OOD"])
+        assert row[10] == pytest.approx(np.mean(np.abs(prediction[in_view] - y_test[in_view])))
+        assert row[12] == pytest.approx(np.mean(np.abs(systems[name]["validation"]
+                                                       - data.target("validation"))))
+    zero_share = np.mean(y_test == 0)
+    assert main_rows["zero"][8] == pytest.approx(2 * zero_share / (1 + zero_share))
+    # states: at most twelve named plus "other"; the n column adds up to the test pool
+    states = tables["by_state"].rows
+    assert len([r for r in states if r[0] != "other"]) <= 12
+    assert sum(r[1] for r in states) == y_test.size
+    assert len(set(state_groups(data))) == len(states)
+    # every bucket row sums to 100%
+    for row in tables["error_buckets"].rows:
+        assert sum(row[1:]) == pytest.approx(100.0)
+    # bootstrap: each system against the best, and against train_median unless it is the best
+    best = min(main_rows, key=lambda n: main_rows[n][1])
+    pairs = {(r[0], r[1]) for r in tables["bootstrap"].rows}
+    expected = {(n, best) for n in CHEAP if n != best}
+    if best != "train_median":
+        expected |= {(n, "train_median") for n in CHEAP if n != "train_median"}
+    assert pairs == expected
+    assert report.provenance["metrics"]["bootstrap_mae"]["n_resamples"] == 200
+    assert report.provenance["data"]["fingerprint"] == data.fingerprint
+
+
+def test_evaluate_cli_writes_the_report(tmp_path, built, predictions, capsys):
+    out = tmp_path / "report"
+    files = [str(predictions / f"{n}.csv") for n in CHEAP]
+    assert main(["evaluate", "ecthr_npd", "--data", str(built), "--predictions", *files,
+                 "--out", str(out), "--resamples", "100"]) == 0
+    printed = capsys.readouterr().out
+    assert "| train_median |" in printed
+    names = {p.name for p in out.iterdir()}
+    assert {"report.md", "report.json", "main.csv", "mae_by_range.csv", "error_buckets.csv",
+            "by_state.csv", "by_article.csv", "bootstrap.csv"} <= names
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        assert {"award_distribution.png", "predicted_vs_actual.png", "mae_by_range.png"} <= names
+    document = json.loads((out / "report.json").read_text())
+    assert document["provenance"]["versions"]["numpy"] == np.__version__
+    assert set(document["provenance"]["predictions"]) == set(CHEAP)
+    assert document["provenance"]["baselines"][str(predictions)]["seed"] == 0
+    assert (document["provenance"]["baselines"][str(predictions)]["data_fingerprint"]
+            == document["provenance"]["data"]["fingerprint"])
+    assert "## Main results" in (out / "report.md").read_text()
+
+    # a bad file fails the whole run and leaves the previous report untouched
+    bad = write_csv(tmp_path / "bad.csv", [("001-0000001", "1")])
+    assert main(["evaluate", "ecthr_npd", "--data", str(built), "--predictions", str(bad),
+                 "--out", str(out)]) == 1
+    assert "unknown sample id" in capsys.readouterr().err
+    assert json.loads((out / "report.json").read_text()) == document
+
+
+def test_reduced_demo(tmp_path):
+    from ecthr_npd.demo import run_demo
+
+    text = run_demo(tmp_path, 0.07, resamples=100)
+    assert "| hurdle |" in text and "| gbt |" in text
+    assert (tmp_path / "ecthr_npd_report" / "report.md").is_file()
+    assert {p.stem for p in (tmp_path / "ecthr_npd_predictions").glob("*.csv")} == set(SYSTEMS)
