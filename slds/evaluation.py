@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+from dataclasses import dataclass, fields
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,29 @@ def load_split(data_dir: Path, split: str) -> datasets.Dataset:
     return loaded[split].sort("sample_id")
 
 
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """How systems are scored (defaults as the CLI's). Judge runs when ``judge_base_url`` and
+    ``judge_model`` are set; BERTScore when ``bertscore`` is true."""
+
+    split: str = "test"
+    rouge_tokenizer: str = "unicode"
+    bleu_tokenize: str = "13a"
+    bertscore: bool = False
+    bertscore_model_path: str | None = None
+    resamples: int = 1000
+    seed: int = 0
+    judge_base_url: str | None = None
+    judge_model: str | None = None
+    judge_api_key_env: str | None = None
+    judge_cache: Path | None = None
+    judge_concurrency: int = 8
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> EvaluationSettings:
+        return cls(**{f.name: getattr(args, f.name) for f in fields(cls)})
+
+
 def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected a string headnote, got {type(value).__name__}")
@@ -48,7 +72,7 @@ def _text(value: Any) -> str:
 
 
 def score_system(rows: datasets.Dataset, predictions: list[str],
-                 args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+                 args: EvaluationSettings) -> dict[str, dict[str, Any]]:
     """Every requested metric for one system: ``{metric: {"macro", "macro_se", pairs...}}``
     plus ``"_settings"`` with what makes the numbers reproducible."""
     similarity = load_metric_module("headnote_similarity").headnote_similarity
@@ -132,39 +156,51 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def evaluate(args: argparse.Namespace) -> int:
-    """CLI entry point: score every predictions file and write the report folder."""
-    if bool(args.judge_base_url) != bool(args.judge_model):
+def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
+                   settings: EvaluationSettings = EvaluationSettings()) -> Report:
+    """Score every predictions file against ``data_dir`` and write the report to ``out_dir``.
+
+    A system is named after its file's stem; every file must hold exactly one prediction
+    per sample of the split. Returns the written :class:`Report`.
+    """
+    if bool(settings.judge_base_url) != bool(settings.judge_model):
         raise CourtbenchError("--judge-base-url and --judge-model go together: give both to run "
                               "the LLM judge, or neither")
-    rows = load_split(args.data, args.split)
+    rows = load_split(data_dir, settings.split)
     ids = rows["sample_id"]
     results: dict[str, dict] = {}
-    for path in args.predictions:
+    for path in prediction_files:
         system = path.stem
         if system in results:
             raise CourtbenchError(f"--predictions: two files are named {system!r}; systems are "
                                   "named after the file stem")
         predicted = read_predictions(path, "sample_id", "prediction", ids, _text)
-        results[system] = score_system(rows, [predicted[i] for i in ids], args)
+        results[system] = score_system(rows, [predicted[i] for i in ids], settings)
     metrics = [m for m in METRIC_TITLES if m in next(iter(results.values()))]
-    main = Table("main", f"Macro-average over language pairs ({args.split})",
+    main = Table("main", f"Macro-average over language pairs ({settings.split})",
                  ["system", *[METRIC_TITLES[m] for m in metrics]],
                  [[system, *[scores[m]["macro"] for m in metrics]]
                   for system, scores in results.items()],
                  note="0–100, higher is better.")
     provenance = {
-        "courtbench": __version__, "split": args.split, "n": rows.num_rows,
-        "data_fingerprint": fingerprint(list_files(args.data)),
-        "predictions_sha256": {p.stem: _sha256(p) for p in args.predictions},
+        "courtbench": __version__, "split": settings.split, "n": rows.num_rows,
+        "data_fingerprint": fingerprint(list_files(data_dir)),
+        "predictions_sha256": {p.stem: _sha256(p) for p in prediction_files},
         "settings": {system: scores["_settings"] for system, scores in results.items()},
         "versions": {p: metadata.version(p) for p in ("sacrebleu", "rouge-score", "numpy")},
     }
-    report = Report(f"SLDS evaluation — {args.split}", provenance,
+    report = Report(f"SLDS evaluation — {settings.split}", provenance,
                     [main, *[pair_table(m, results) for m in metrics]],
                     figures={f"heatmap_{m}.png": heatmap_figure(m, results) for m in metrics})
-    write_report(report, args.out)
-    print(main.markdown())
+    write_report(report, out_dir)
+    return report
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    """CLI entry point: ``courtbench evaluate slds``."""
+    report = evaluate_files(args.data, args.predictions, args.out,
+                            EvaluationSettings.from_args(args))
+    print(report.tables[0].markdown())
     print(f"report: {args.out / 'report.md'}")
     return 0
 

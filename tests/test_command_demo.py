@@ -38,3 +38,19 @@ def test_demo_runs_the_modules_and_writes_json(tmp_path, capsys):
     assert results["zero_f1"]["system_a"]["zero_f1"] \
         == results["npd_regression"]["system_a"]["zero_f1"]
     assert set(results["bootstrap_mae_single"]) == {"system_a", "system_b"}
+
+
+def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out), "--scale", "0.02", "--skip-metric-example"]) == 0
+    printed = capsys.readouterr().out
+    assert "ECtHR-NPD (SYNTHETIC)" in printed and "SLDS (SYNTHETIC)" in printed
+    for report in ("ecthr_npd_report", "slds_report"):
+        assert (out / report / "report.md").is_file()
+    assert sorted(p.name for p in (out / "slds_predictions").iterdir()) == [
+        "citation_lead.jsonl", "lead.jsonl", "settings.json"]
+
+
+def test_demo_refuses_an_unknown_dataset(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path), "--datasets", "nope"]) == 1
+    assert "no demo for ['nope']" in capsys.readouterr().err

@@ -1,0 +1,98 @@
+"""The SLDS dataset plugin (entry point ``courtbench.datasets: slds``).
+
+``courtbench build slds --source PATH [--format slds|wide|entscheidsuche] --out DIR`` or
+``courtbench build slds --synthetic [--decisions N --seed S] --out DIR``; split years are
+options (``--last-train-year``, ``--last-validation-year``, ``--last-test-year``).
+``courtbench verify DIR`` runs :func:`slds.audit.audit_folder`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from courtbench.errors import CourtbenchError
+from courtbench.plugins import DatasetPlugin
+from slds.audit import audit_folder
+from slds.build import (
+    DEFAULT_SYNTHETIC_DECISIONS,
+    SLDS_LICENSE,
+    build_folder,
+    build_synthetic,
+    format_report,
+)
+from slds.demo import run_demo
+from slds.evaluation import add_evaluate_arguments, evaluate
+from slds.readers import FORMATS
+from slds.run_baselines import add_baseline_arguments, run_baselines
+from slds.splits import SplitBoundaries
+
+_DEFAULTS = SplitBoundaries()
+
+
+def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``courtbench build slds`` options (``--out`` is added by the CLI)."""
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--source", type=Path,
+                        help="source file or folder (SLDS rows, wide rows, or entscheidsuche.ch "
+                             "search responses)")
+    source.add_argument("--synthetic", action="store_true",
+                        help="build the built-in SYNTHETIC stand-in instead of a source")
+    parser.add_argument("--format", choices=FORMATS, dest="source_format",
+                        help="with --source: the source shape (guessed when omitted)")
+    parser.add_argument("--decisions", type=int, default=DEFAULT_SYNTHETIC_DECISIONS,
+                        help="with --synthetic: number of decisions, 3 rows each "
+                             f"(default {DEFAULT_SYNTHETIC_DECISIONS:,})")
+    parser.add_argument("--seed", type=int, default=0, help="with --synthetic: generator seed")
+    parser.add_argument("--license", default=SLDS_LICENSE, dest="license_id",
+                        help=f"with --source: the licence the source states "
+                             f"(default {SLDS_LICENSE}, as SLDS)")
+    parser.add_argument("--last-train-year", type=int, default=_DEFAULTS.last_train_year)
+    parser.add_argument("--last-validation-year", type=int,
+                        default=_DEFAULTS.last_validation_year)
+    parser.add_argument("--last-test-year", type=int, default=_DEFAULTS.last_test_year,
+                        help="later years go to their own split test_<year>")
+
+
+def build(args: argparse.Namespace) -> int:
+    """Build the Hub folder ``args.out``; prints the build report; returns 0."""
+    boundaries = SplitBoundaries(args.last_train_year, args.last_validation_year,
+                                 args.last_test_year)
+    if args.synthetic:
+        if args.source_format is not None:
+            raise CourtbenchError("--format applies to --source only")
+        result = build_synthetic(args.out, decisions=args.decisions, seed=args.seed,
+                                 boundaries=boundaries)
+    else:
+        result = build_folder(args.out, args.source, source_format=args.source_format,
+                              boundaries=boundaries, license_id=args.license_id)
+    print(format_report(result))
+    return 0
+
+
+def demo(folder: Path, scale: float) -> str:
+    """Build and verify the synthetic stand-in at ``scale`` × 20,000 decisions into
+    ``folder/slds``; returns a one-line summary."""
+    from courtbench.hub import verify_folder
+
+    decisions = max(60, round(DEFAULT_SYNTHETIC_DECISIONS * scale))
+    out = Path(folder) / "slds"
+    result = build_synthetic(out, decisions=decisions)
+    verify_folder(out, audit=audit_folder)
+    return (f"slds (SYNTHETIC, {decisions:,} decisions, {result.rows:,} rows, "
+            f"{len(result.split_sizes)} configs) built in {sum(result.timings.values()):.1f} s "
+            f"→ {out}")
+
+
+PLUGIN = DatasetPlugin(
+    name="slds",
+    summary="SLDS: Swiss landmark decisions → headnotes in de/fr/it (nine language pairs)",
+    add_build_arguments=add_build_arguments,
+    build=build,
+    audit_folder=audit_folder,
+    add_baseline_arguments=add_baseline_arguments,
+    run_baselines=run_baselines,
+    add_evaluate_arguments=add_evaluate_arguments,
+    evaluate=evaluate,
+    demo=run_demo,
+)

@@ -1,0 +1,63 @@
+"""Source readers, one module per source shape, and :func:`read_source` to pick one.
+
+- ``slds`` (:mod:`slds.readers.slds_rows`): the published long layout (parquet/JSONL/CSV);
+- ``wide`` (:mod:`slds.readers.wide`): one row per decision with three headnote columns;
+- ``entscheidsuche`` (:mod:`slds.readers.entscheidsuche`): search-API JSON responses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from courtbench.errors import SourceError
+from slds.readers.base import RawRow, SourceRead
+from slds.readers.entscheidsuche import read_entscheidsuche
+from slds.readers.slds_rows import read_slds_rows
+from slds.readers.tabular import file_kind, iter_records
+from slds.readers.wide import read_wide_rows
+
+READERS: dict[str, Callable[[Path], SourceRead]] = {
+    "slds": read_slds_rows,
+    "wide": read_wide_rows,
+    "entscheidsuche": read_entscheidsuche,
+}
+FORMATS: tuple[str, ...] = tuple(READERS)
+
+
+def guess_format(path: Path) -> str:
+    """Source format of ``path`` when ``--format`` is not given.
+
+    A directory, or a ``.json`` file holding an object with ``"hits"``, is an entscheidsuche
+    response; a tabular file whose columns include ``headnote_de`` is wide; otherwise slds.
+    """
+    if path.is_dir():
+        return "entscheidsuche"
+    if not path.is_file():
+        raise SourceError(path, "file not found")
+    if path.suffix.lower() == ".json":
+        with path.open(encoding="utf-8") as handle:
+            head = handle.read(4096)
+        if head.lstrip().startswith("{") and '"hits"' in head:
+            return "entscheidsuche"
+    if file_kind(path) == "parquet":
+        columns = set(pq.read_schema(path).names)
+    else:
+        first = next(iter_records(path), None)
+        columns = set(first[1]) if first else set()
+    return "wide" if "headnote_de" in columns else "slds"
+
+
+def read_source(path: Path, source_format: str | None = None) -> SourceRead:
+    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``)."""
+    path = Path(path)
+    source_format = source_format or guess_format(path)
+    if source_format not in READERS:
+        raise SourceError(path, f"unknown source format {source_format!r}; expected one of "
+                                f"{', '.join(FORMATS)}")
+    return READERS[source_format](path)
+
+
+__all__ = ["FORMATS", "READERS", "RawRow", "SourceRead", "guess_format", "read_source"]

@@ -1,0 +1,211 @@
+"""SLDS end to end: the real BGE 151 II 245 record, a small synthetic build with ten configs
+that verifies offline, byte-identical rebuilds, the card with and without the
+summarization-properties module, the folder audit, and interrupted builds leaving nothing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import datasets
+import pyarrow.parquet as pq
+import pytest
+
+from courtbench.errors import CourtbenchError
+from courtbench.hub import verify_folder
+from slds import build as build_module
+from slds.audit import audit_folder
+from slds.build import build_folder, build_synthetic, format_report
+from slds.plugin import PLUGIN, add_build_arguments
+from slds.schema import PAIRS, pair_name
+
+DECISIONS = 60
+
+
+def _absent_module(name):
+    raise CourtbenchError(f"metric module {name!r} not found (test: absent)")
+
+
+def _load(folder: Path, config: str, split: str) -> datasets.Dataset:
+    return datasets.load_dataset("parquet", data_files=str(folder / "data" / config /
+                                                           f"{split}.parquet"), split="train")
+
+
+@pytest.fixture(scope="module")
+def synthetic_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("slds") / "synthetic"
+    result = build_synthetic(out, decisions=DECISIONS, seed=3, properties_loader=_absent_module)
+    return out, result
+
+
+def test_synthetic_build_has_ten_configs_and_verifies(synthetic_build):
+    out, result = synthetic_build
+    assert result.rows == 3 * DECISIONS and result.decisions == DECISIONS
+    names = ["default"] + [pair_name(*p) for p in PAIRS]
+    assert list(result.split_sizes) == names
+    for name in names[1:]:
+        assert list(result.split_sizes[name]) == ["train", "validation", "test",
+                                                  "one_shot_examples"]
+        assert result.split_sizes[name]["one_shot_examples"] == 1
+    assert list(result.split_sizes["default"]) == ["train", "validation", "test"]
+    assert sum(result.split_sizes["default"].values()) == 3 * DECISIONS
+    report = verify_folder(out, audit=audit_folder)
+    assert report.split_sizes == result.split_sizes and not report.problems
+
+
+def test_one_shot_rows_are_shortest_validation_rows(synthetic_build):
+    out, _ = synthetic_build
+    for decision_language, headnote_language in PAIRS:
+        name = pair_name(decision_language, headnote_language)
+        shot = _load(out, name, "one_shot_examples")[0]
+        validation = _load(out, name, "validation")
+        best = min(validation, key=lambda r: (len(r["decision"]), r["sample_id"]))
+        assert shot == best
+        assert (shot["decision_language"], shot["headnote_language"]) == (
+            decision_language, headnote_language)
+
+
+def test_card_labels_synthetic_and_says_properties_absent(synthetic_build):
+    out, result = synthetic_build
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "SYNTHETIC STAND-IN" in card and "pretty_name: 'SLDS: Swiss Landmark Decisions " \
+        "Summarization (SYNTHETIC stand-in)'" in card
+    assert "- synthetic" in card and "courtbench_dataset: slds" in card
+    assert "license: cc-by-4.0" in card and "- summarization" in card
+    assert "table is **not computed**" in card and "test: absent" in card
+    assert "| compression ratio" not in card
+    assert "not computed" in result.properties_note
+    features = datasets.load_dataset(str(out), "de_fr", split="validation").features
+    assert features["law_area"].names[1] == "administrative_and_international_public_law"
+    assert features["volume"].dtype == "string"
+    text = format_report(result)
+    assert "SYNTHETIC stand-in" in text and "one_shot_examples 1" in text
+
+
+def test_row_groups_are_bounded(synthetic_build):
+    out, _ = synthetic_build
+    metadata = pq.ParquetFile(out / "data" / "default" / "train.parquet").metadata
+    assert max(metadata.row_group(i).total_byte_size
+               for i in range(metadata.num_row_groups)) <= 40 * 2**20
+
+
+def test_rebuild_is_byte_identical(synthetic_build, tmp_path):
+    out, first = synthetic_build
+    again = build_synthetic(tmp_path / "again", decisions=DECISIONS, seed=3,
+                            properties_loader=_absent_module)
+    assert [(e.path, e.sha256) for e in again.report.files] == [
+        (e.path, e.sha256) for e in first.report.files]
+
+
+def test_interrupted_build_leaves_nothing(tmp_path, monkeypatch):
+    def interrupted_figure(assembled):
+        def draw(path):
+            raise KeyboardInterrupt
+
+        return draw
+
+    monkeypatch.setattr(build_module, "length_figure", interrupted_figure)
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        build_synthetic(out, decisions=10, properties_loader=_absent_module)
+    assert list(tmp_path.iterdir()) == []
+    out.mkdir()
+    (out / "keep.txt").write_text("previous build")
+    with pytest.raises(KeyboardInterrupt):
+        build_synthetic(out, decisions=10, properties_loader=_absent_module)
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    assert (out / "keep.txt").read_text() == "previous build"
+
+
+def test_invalid_source_writes_nothing(tmp_path):
+    source = tmp_path / "rows.jsonl"
+    source.write_text(json.dumps({"decision_id": "d", "decision": "x", "decision_language": "de",
+                                  "headnote": "", "headnote_language": "de", "year": 2020,
+                                  "volume": "II", "url": ""}) + "\n", encoding="utf-8")
+    with pytest.raises(CourtbenchError, match=r"rows.jsonl, line 1, column 'headnote'"):
+        build_folder(tmp_path / "out", source, properties_loader=_absent_module)
+    assert not (tmp_path / "out").exists()
+
+
+def test_audit_reports_a_wrong_one_shot_row(synthetic_build, tmp_path):
+    out, _ = synthetic_build
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    test_rows = pq.read_table(copy / "data" / "fr_it" / "test.parquet")
+    pq.write_table(test_rows.slice(0, 1), copy / "data" / "fr_it" / "one_shot_examples.parquet")
+    problems = audit_folder(copy)
+    assert len(problems) == 1 and problems[0].startswith("fr_it/one_shot_examples: row")
+
+
+def test_real_bge_151_ii_245_build(shared_data, tmp_path):
+    out = tmp_path / "real"
+    result = build_folder(out, shared_data / "slds" / "search_law_1.json")
+    assert result.source_format == "entscheidsuche"
+    assert result.skipped == {"not a BGE landmark decision": 2}
+    assert result.split_sizes == {"default": {"test_2025": 3}, "de_de": {"test_2025": 1},
+                                  "de_fr": {"test_2025": 1}, "de_it": {"test_2025": 1}}
+    rows = list(datasets.load_dataset(str(out), "default", split="test_2025"))
+    assert [(r["decision_language"], r["headnote_language"]) for r in rows] == [
+        ("de", "de"), ("de", "fr"), ("de", "it")]
+    law_areas = datasets.load_dataset(str(out), "de_fr", split="test_2025").features["law_area"]
+    for row in rows:
+        assert (row["volume"], row["year"]) == ("II", 2025)
+        assert law_areas.int2str(row["law_area"]) == "administrative_and_international_public_law"
+        assert row["url"].endswith("CH_BGE_004_BGE-151-II-245_2025.html")
+        for other in rows:
+            assert other["headnote"] not in row["decision"]
+    assert verify_folder(out, audit=audit_folder).split_sizes == result.split_sizes
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "2 × not a BGE landmark decision" in card
+    assert "SYNTHETIC" not in card
+    # the metric module is installed in this repository: the card carries its table
+    assert "| compression ratio (decision / headnote tokens) |" in card
+    assert "| fragment coverage |" in card and "not computed" not in card
+
+
+def test_plugin_cli_arguments(tmp_path):
+    parser = argparse.ArgumentParser()
+    add_build_arguments(parser)
+    args = parser.parse_args(["--synthetic", "--decisions", "12", "--seed", "4",
+                              "--last-test-year", "2023"])
+    assert (args.synthetic, args.decisions, args.seed, args.last_test_year) == (True, 12, 4, 2023)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--synthetic", "--source", "x"])
+    assert PLUGIN.name == "slds" and PLUGIN.audit_folder is audit_folder
+
+
+def test_detected_language_is_recorded_in_report_and_card(tmp_path):
+    rows = [{"decision_id": f"w{i}", "decision": text, "decision_language": language,
+             "headnote_de": "Kopf.", "headnote_fr": "Tête.", "headnote_it": "Testa.",
+             "year": year, "volume": "II", "url": ""}
+            for i, (text, language, year) in enumerate([
+                ("Faits A. Le recourant invoque une violation du droit d'être entendu.", "",
+                 2022),
+                ("Sachverhalt A. Die Beschwerdeführerin rügt eine Verletzung.", "de", 2010)])]
+    source = tmp_path / "wide.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = build_folder(tmp_path / "out", source, properties_loader=_absent_module)
+    assert [(d.decision_id, d.language) for d in result.detected_languages] == [("w0", "fr")]
+    assert "decision language DETECTED" in format_report(result)
+    card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    assert "**Detected decision languages.**" in card and "`w0` → fr" in card
+    assert result.split_sizes["fr_de"] == {"validation": 1, "one_shot_examples": 1}
+    assert result.split_sizes["de_it"] == {"train": 1}
+
+
+def test_cli_build_and_verify(tmp_path, monkeypatch, capsys):
+    from courtbench.cli import main
+    from slds import plugin
+
+    monkeypatch.setattr(plugin, "build_synthetic", lambda out, **kw: build_synthetic(
+        out, properties_loader=_absent_module, **kw))
+    out = tmp_path / "cli"
+    assert main(["build", "slds", "--synthetic", "--decisions", "10", "--seed", "2",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "SYNTHETIC stand-in" in printed and "it_it: train" in printed
+    assert main(["verify", str(out)]) == 0
+    with pytest.raises(SystemExit, match="--format applies to --source only"):
+        main(["build", "slds", "--synthetic", "--format", "wide", "--out", str(tmp_path / "x")])
