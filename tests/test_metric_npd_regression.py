@@ -95,8 +95,10 @@ def test_matches_sklearn_and_scipy(pair, threshold):
                                                   zip(predictions, references, strict=True)]))
     if len(set(references)) > 1:
         assert close(result["r2"], r2_score(references, predictions))
-    else:  # documented: constant references give 1.0 for exact predictions, else 0.0
-        assert result["r2"] == (1.0 if predictions == references else 0.0)
+    else:  # documented (sklearn's force_finite rule): constant references give 1.0 when the
+        # squared error sums to 0 in float64 (exact, or underflowing as 1e-200²), else 0.0
+        squared_error = sum((p - r) ** 2 for p, r in zip(predictions, references, strict=True))
+        assert result["r2"] == (1.0 if squared_error == 0.0 else 0.0)
     if len(set(references)) > 1 and len(set(predictions)) > 1:
         assert close(result["pearson_r"], pearsonr(predictions, references).statistic)
         assert close(result["spearman_rho"], spearmanr(predictions, references).statistic)

@@ -207,5 +207,7 @@ def test_cli_build_and_verify(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "SYNTHETIC stand-in" in printed and "it_it: train" in printed
     assert main(["verify", str(out)]) == 0
-    with pytest.raises(SystemExit, match="--format applies to --source only"):
-        main(["build", "slds", "--synthetic", "--format", "wide", "--out", str(tmp_path / "x")])
+    assert main(["build", "slds", "--synthetic", "--format", "wide",
+                 "--out", str(tmp_path / "x")]) == 1
+    assert "--format applies to --source only" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
