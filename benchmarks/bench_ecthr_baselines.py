@@ -9,31 +9,25 @@ paired bootstrap resamples, figures included) is written. One run: the whole job
 
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.sources import ecthr_release_or_synthetic
 from ecthr_npd.baselines import SYSTEMS
 from ecthr_npd.baselines.data import load_benchmark
 from ecthr_npd.baselines.run import run_baselines_on
 from ecthr_npd.build import build_folder
 from ecthr_npd.evaluation import evaluate_files
-from ecthr_npd.synthetic import write_synthetic
 
 BUDGET_SECONDS = 180.0
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = Path(os.environ.get("COURTBENCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
 def main() -> dict:
     """Figures: per-baseline fit and predict seconds, evaluation seconds, total (baselines +
     evaluation) against the 180 s budget, and each system's test MAE and Zero-F1."""
     with tempfile.TemporaryDirectory(prefix="bench-ecthr-baselines-") as tmp:
-        source = SHARED_DATA / "ecthr_npd" / "case_level.csv"
-        kind = "release"
-        if not source.is_file():
-            source, kind = write_synthetic(Path(tmp) / "case_level.csv"), "synthetic"
+        source, kind = ecthr_release_or_synthetic(Path(tmp))
         folder = Path(tmp) / "ecthr_npd"
         build_folder(folder, source)
         start = time.perf_counter()

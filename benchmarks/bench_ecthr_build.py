@@ -8,28 +8,22 @@ report, runs the leakage audit, writes every config's parquet, the card and the 
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
+from benchmarks.sources import ecthr_release_or_synthetic
 from benchmarks.timing import best_time, max_rss_bytes, peak_python_memory
 from ecthr_npd.build import build_folder
-from ecthr_npd.synthetic import write_synthetic
 
 BUDGET_SECONDS = 20.0
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = Path(os.environ.get("COURTBENCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
 def main() -> dict:
     """Figures: seconds (best of 3), ratio to the budget, peak Python memory and max RSS (MB),
     per-step timings, and the ID view's mean TV (recomputed and locked)."""
     with tempfile.TemporaryDirectory(prefix="bench-ecthr-") as tmp:
-        source = SHARED_DATA / "ecthr_npd" / "case_level.csv"
-        kind = "release"
-        if not source.is_file():
-            source, kind = write_synthetic(Path(tmp) / "case_level.csv"), "synthetic"
+        source, kind = ecthr_release_or_synthetic(Path(tmp))
         out = Path(tmp) / "ecthr_npd"
         results = []
 

@@ -88,3 +88,26 @@ def plugin_for_folder(folder: Path) -> DatasetPlugin | None:
 
     name = read_card_metadata(folder).get("courtbench_dataset")
     return load_plugins().get(name) if name else None
+
+
+def add_dataset_subparsers(parser: argparse.ArgumentParser, *, arguments_hook: str,
+                           run_hook: str, add_common: ArgumentAdder) -> None:
+    """Give ``parser`` one sub-parser per installed plugin that implements a command.
+
+    Args:
+        parser: the command's parser (``courtbench build``, ``baselines``, ``evaluate``).
+        arguments_hook: plugin attribute adding the dataset's options (``add_build_arguments``).
+        run_hook: plugin attribute running the command (``build``); plugins where it is
+            ``None`` are left out.
+        add_common: adds the options every dataset shares for this command (``--out`` …).
+    """
+    sub = parser.add_subparsers(dest="dataset", metavar="DATASET", required=True)
+    for name, plugin in load_plugins().items():
+        run = getattr(plugin, run_hook)
+        add_arguments = getattr(plugin, arguments_hook)
+        if run is None or add_arguments is None:
+            continue
+        dataset_parser = sub.add_parser(name, help=plugin.summary, description=plugin.summary)
+        add_common(dataset_parser)
+        add_arguments(dataset_parser)
+        dataset_parser.set_defaults(func=run)

@@ -7,9 +7,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import json
-import os
 import re
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -19,6 +17,7 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metric_helpers import run_fresh
 from rouge_score import rouge_scorer
 
 from courtbench.metric_modules import load_metric_module
@@ -335,7 +334,7 @@ def test_module_files_and_imports(repo_root):
 
 
 @pytest.mark.slow
-def test_evaluate_load_offline_from_a_fresh_cache(repo_root, tmp_path):
+def test_evaluate_load_offline_from_a_fresh_cache(tmp_path):
     script = (
         "import evaluate, json\n"
         "m = evaluate.load('metrics/headnote_similarity')\n"
@@ -347,13 +346,7 @@ def test_evaluate_load_offline_from_a_fresh_cache(repo_root, tmp_path):
         "print(json.dumps({'type': type(m).__mro__[1].__name__, 'a': sorted(a['groups']),"
         " 'b': sorted(b['groups']), 'tok': b['bleu_signature'], 'r1': a['groups']['de']['rouge1']}))\n"
     )
-    env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"),
-           "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "HF_EVALUATE_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", script], cwd=repo_root, env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = run_fresh(script, tmp_path)
     assert out["type"] == "Metric" and out["a"] == ["de", "fr"] and out["b"] == ["fr_de"]
     assert "tok:intl" in out["tok"] and out["r1"] == pytest.approx(100 * 2 * 3 / 7)
-    assert any((tmp_path / "modules").rglob("headnote_similarity.py"))
+    assert any((tmp_path / "hf_modules").rglob("headnote_similarity.py"))

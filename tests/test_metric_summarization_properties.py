@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import doctest
 import json
-import os
 import statistics
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metric_helpers import run_fresh
 from rouge_score import rouge_scorer
 
 from courtbench.metric_modules import load_metric_module
@@ -403,7 +402,7 @@ def test_module_imports_one_per_line_and_only_requirements(repo_root):
 
 
 @pytest.mark.slow
-def test_evaluate_load_offline_from_a_fresh_cache(repo_root, tmp_path):
+def test_evaluate_load_offline_from_a_fresh_cache(tmp_path):
     script = (
         "import evaluate, json\n"
         "m = evaluate.load('metrics/summarization_properties')\n"
@@ -413,12 +412,6 @@ def test_evaluate_load_offline_from_a_fresh_cache(repo_root, tmp_path):
         "print(json.dumps({'type': type(m).__mro__[1].__name__,"
         " 'coverage': r['aggregates']['coverage']['mean'], 'seed': r['options']['seed']}))\n"
     )
-    env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"),
-           "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-           "HF_EVALUATE_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", script], cwd=repo_root, env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = run_fresh(script, tmp_path)
     assert out == {"type": "Measurement", "coverage": pytest.approx(2 / 3), "seed": 3}
-    assert any((tmp_path / "modules").rglob("summarization_properties.py"))
+    assert any((tmp_path / "hf_modules").rglob("summarization_properties.py"))

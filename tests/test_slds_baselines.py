@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import datasets
 import pytest
+from slds_fixtures import write_slds_folder
 
 from courtbench.cli import main
-from courtbench.hub import ConfigSpec, write_hub_folder
 from slds.baselines import citation_lead, lead
-from slds.schema import FEATURES
 from slds.text import considerations_text, sentences
 
 DECISION_DE = """Sachverhalt
@@ -77,27 +75,8 @@ def test_baselines_on_the_real_landmark_decision(shared_data):
 
 
 def _tiny_folder(tmp_path: Path) -> Path:
-    rows = {name: [] for name in FEATURES}
-    for i, (decision, language) in enumerate([(DECISION_DE, "de"), (DECISION_FR, "fr")]):
-        for headnote_language in ("de", "fr"):
-            rows["sample_id"].append(f"d{i}/{headnote_language}")
-            rows["decision_id"].append(f"d{i}")
-            rows["decision"].append(decision)
-            rows["decision_language"].append(language)
-            rows["headnote"].append("Art. 8 BV.")
-            rows["headnote_language"].append(headnote_language)
-            rows["law_area"].append(0)
-            rows["year"].append(2023)
-            rows["volume"].append("I")
-            rows["url"].append("https://example.org")
-    test = datasets.Dataset.from_dict(rows, features=FEATURES)
-    template = tmp_path / "card.md"
-    template.write_text("tiny\n")
-    out = tmp_path / "slds"
-    write_hub_folder(out, [ConfigSpec("default", {"test": test}, default=True)],
-                     card_template=template, card_context={},
-                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
-    return out
+    return write_slds_folder(tmp_path, [(DECISION_DE, "de"), (DECISION_FR, "fr")],
+                             {"de": "Art. 8 BV.", "fr": "Art. 8 BV."})
 
 
 def test_runner_writes_one_sorted_file_per_system(tmp_path):

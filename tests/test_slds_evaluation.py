@@ -6,14 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
-import datasets
 import pytest
 from fake_chat_server import FakeChatServer, Reply, judgement
+from slds_fixtures import write_slds_folder
 
 from courtbench.errors import CourtbenchError, SourceError
-from courtbench.hub import ConfigSpec, write_hub_folder
 from slds.evaluation import add_evaluate_arguments, evaluate
-from slds.schema import FEATURES
 
 HEADNOTES = {
     "de": "Art. 8 Abs. 1 BV; Gleichbehandlung. Der Anspruch auf rechtliches Gehör ist formeller Natur.",
@@ -23,27 +21,8 @@ HEADNOTES = {
 
 
 def _folder(tmp_path: Path) -> Path:
-    rows = {name: [] for name in FEATURES}
-    for i, decision_language in enumerate(["de", "fr"]):
-        for headnote_language in ("de", "fr", "it"):
-            rows["sample_id"].append(f"d{i}/{headnote_language}")
-            rows["decision_id"].append(f"d{i}")
-            rows["decision"].append(f"decision text {i}")
-            rows["decision_language"].append(decision_language)
-            rows["headnote"].append(HEADNOTES[headnote_language])
-            rows["headnote_language"].append(headnote_language)
-            rows["law_area"].append(0)
-            rows["year"].append(2023)
-            rows["volume"].append("I")
-            rows["url"].append("https://example.org")
-    test = datasets.Dataset.from_dict(rows, features=FEATURES)
-    template = tmp_path / "card.md"
-    template.write_text("tiny\n")
-    out = tmp_path / "slds"
-    write_hub_folder(out, [ConfigSpec("default", {"test": test}, default=True)],
-                     card_template=template, card_context={},
-                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
-    return out
+    return write_slds_folder(tmp_path, [("decision text 0", "de"), ("decision text 1", "fr")],
+                             HEADNOTES)
 
 
 def _predictions(tmp_path: Path, name: str, texts: dict[str, str]) -> Path:

@@ -9,20 +9,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.plugins import load_plugins
+from courtbench.plugins import add_dataset_subparsers
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, required=True,
+                        help="Hub folder written by `courtbench build`")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the predictions files")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("baselines", help="run a dataset's reference baselines",
                                    description=__doc__)
-    sub = parser.add_subparsers(dest="dataset", metavar="DATASET", required=True)
-    for name, plugin in load_plugins().items():
-        if plugin.run_baselines is None or plugin.add_baseline_arguments is None:
-            continue
-        dataset_parser = sub.add_parser(name, help=plugin.summary)
-        dataset_parser.add_argument("--data", type=Path, required=True,
-                                    help="Hub folder written by `courtbench build`")
-        dataset_parser.add_argument("--out", type=Path, required=True,
-                                    help="folder for the predictions files")
-        plugin.add_baseline_arguments(dataset_parser)
-        dataset_parser.set_defaults(func=plugin.run_baselines)
+    add_dataset_subparsers(parser, arguments_hook="add_baseline_arguments",
+                           run_hook="run_baselines", add_common=_common)

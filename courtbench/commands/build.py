@@ -8,16 +8,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.plugins import load_plugins
+from courtbench.plugins import add_dataset_subparsers
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, required=True,
+                        help="output folder (replaced atomically when the build succeeds)")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("build", help="build a dataset's Hub folder from its source",
                                    description=__doc__)
-    datasets_parsers = parser.add_subparsers(dest="dataset", metavar="DATASET", required=True)
-    for name, plugin in load_plugins().items():
-        sub = datasets_parsers.add_parser(name, help=plugin.summary, description=plugin.summary)
-        sub.add_argument("--out", type=Path, required=True,
-                         help="output folder (replaced atomically when the build succeeds)")
-        plugin.add_build_arguments(sub)
-        sub.set_defaults(func=plugin.build)
+    add_dataset_subparsers(parser, arguments_hook="add_build_arguments", run_hook="build",
+                           add_common=_common)

@@ -10,23 +10,20 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.plugins import load_plugins
+from courtbench.plugins import add_dataset_subparsers
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, required=True,
+                        help="Hub folder written by `courtbench build`")
+    parser.add_argument("--predictions", type=Path, nargs="+", required=True, metavar="FILE",
+                        help="one predictions file per system; the system is named after the "
+                             "file stem")
+    parser.add_argument("--out", type=Path, required=True, help="report folder (replaced atomically)")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("evaluate", help="score predictions and write a report",
                                    description=__doc__)
-    sub = parser.add_subparsers(dest="dataset", metavar="DATASET", required=True)
-    for name, plugin in load_plugins().items():
-        if plugin.evaluate is None or plugin.add_evaluate_arguments is None:
-            continue
-        dataset_parser = sub.add_parser(name, help=plugin.summary)
-        dataset_parser.add_argument("--data", type=Path, required=True,
-                                    help="Hub folder written by `courtbench build`")
-        dataset_parser.add_argument("--predictions", type=Path, nargs="+", required=True,
-                                    metavar="FILE", help="one predictions file per system; the "
-                                    "system is named after the file stem")
-        dataset_parser.add_argument("--out", type=Path, required=True,
-                                    help="report folder (replaced atomically)")
-        plugin.add_evaluate_arguments(dataset_parser)
-        dataset_parser.set_defaults(func=plugin.evaluate)
+    add_dataset_subparsers(parser, arguments_hook="add_evaluate_arguments", run_hook="evaluate",
+                           add_common=_common)
