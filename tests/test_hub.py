@@ -191,3 +191,38 @@ def test_verify_reports_a_corrupt_parquet_file(tmp_path, template):
     (out / "data/recent/test.parquet").write_bytes(b"not parquet")
     with pytest.raises(VerificationError, match="data/recent/test.parquet: not a readable parquet"):
         verify_folder(out)
+
+
+def test_card_links_only_figures_that_were_drawn(tmp_path):
+    template = tmp_path / "card.md"
+    template.write_text("{% for f in ['a.png', 'b.png'] %}{{ f }}:{{ f in figures_written }} "
+                        "{% endfor %}")
+
+    def draw(path: Path) -> None:
+        path.write_bytes(b"png")
+
+    def no_matplotlib(path: Path) -> None:
+        raise ImportError("No module named 'matplotlib'")
+
+    _write(tmp_path / "toy", template, figures={"a.png": draw, "b.png": no_matplotlib})
+    assert "a.png:True b.png:False" in (tmp_path / "toy/README.md").read_text()
+
+
+def test_row_groups_stay_under_the_byte_bound_with_clustered_long_rows(tmp_path):
+    from courtbench.hub.parquet import row_groups
+
+    texts = ["x" * 10] * 90 + ["y" * 20_000] * 10  # long documents clustered at the end
+    table = datasets.Dataset.from_dict({"text": texts}).data.table
+    groups = row_groups(table, max_bytes=50_000)
+    assert sum(length for _, length in groups) == 100
+    assert [offset for offset, _ in groups] == sorted(offset for offset, _ in groups)
+    assert all(table.slice(o, n).nbytes <= 50_000 or n == 1 for o, n in groups)
+
+
+def test_written_row_groups_are_bounded(tmp_path, template, monkeypatch):
+    from courtbench.hub import parquet
+
+    monkeypatch.setattr(parquet, "MAX_ROW_GROUP_ROWS", 2)
+    _write(tmp_path / "toy", template)
+    metadata = pq.ParquetFile(tmp_path / "toy/data/default/train.parquet").metadata
+    assert [metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)] == [2, 2]

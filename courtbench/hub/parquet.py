@@ -31,15 +31,40 @@ def row_group_rows(table: pa.Table, *, max_bytes: int = MAX_ROW_GROUP_BYTES,
     return max(1, min(max_rows, max_bytes // bytes_per_row))
 
 
+def row_groups(table: pa.Table, *, max_bytes: int | None = None,
+               max_rows: int | None = None) -> list[tuple[int, int]]:
+    """``(offset, length)`` of each row group: consecutive rows, each group at most
+    ``max_rows`` rows and ``max_bytes`` uncompressed (a single larger row is its own group);
+    the limits default to :data:`MAX_ROW_GROUP_ROWS` and :data:`MAX_ROW_GROUP_BYTES`.
+
+    Starts from the average row size and halves a group while it is too large, so long
+    documents clustered in one place still get small groups.
+    """
+    max_bytes = MAX_ROW_GROUP_BYTES if max_bytes is None else max_bytes
+    max_rows = MAX_ROW_GROUP_ROWS if max_rows is None else max_rows
+    groups, start = [], 0
+    step = row_group_rows(table, max_bytes=max_bytes, max_rows=max_rows)
+    while start < table.num_rows:
+        length = min(step, table.num_rows - start)
+        while length > 1 and table.slice(start, length).nbytes > max_bytes:
+            length //= 2
+        groups.append((start, length))
+        start += length
+    return groups
+
+
 def write_parquet(dataset: datasets.Dataset, path: Path) -> int:
     """Write ``dataset`` to ``path``; returns the uncompressed Arrow size in bytes.
 
     The schema metadata holds the features under the ``huggingface`` key (as
     ``Dataset.to_parquet`` does), so ClassLabel names and list types survive the round trip.
-    The same rows and features give byte-identical files for a given pyarrow version.
+    Row groups follow :func:`row_groups`. The same rows and features give byte-identical
+    files for a given pyarrow version.
     """
     table = arrow_table(dataset)
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(table, path, row_group_size=row_group_rows(table), compression="zstd",
-                   write_statistics=True, store_schema=True)
+    with pq.ParquetWriter(path, table.schema, compression="zstd", write_statistics=True,
+                          store_schema=True) as writer:
+        for offset, length in row_groups(table):
+            writer.write_table(table.slice(offset, length), row_group_size=length)
     return table.nbytes

@@ -96,7 +96,9 @@ def write_hub_folder(
         out_dir: destination folder.
         configs: the configs; every split of a config must share the config's features.
         card_template: jinja2 template of the card body.
-        card_context: template variables; ``configs`` (name and split sizes) is added.
+        card_context: template variables; ``configs`` (name and split sizes) and
+            ``figures_written`` (names of the figures drawn, so a card links only those) are
+            added.
         card_metadata: YAML keys written before ``configs`` and ``dataset_info``; must hold
             ``courtbench_dataset`` (the plugin name, used by ``verify`` and ``publish``).
         figures: file name → function writing that PNG; a function raising ImportError
@@ -121,14 +123,16 @@ def write_hub_folder(
                 split: write_parquet(dataset, tmp_dir / data_file_path(config.name, split))
                 for split, dataset in config.splits.items()
             }
+        written: list[str] = []
         for name, draw in (figures or {}).items():
             try:
                 draw(tmp_dir / name)
+                written.append(name)
             except ImportError as error:
                 skipped.append(name)
                 print(f"courtbench: figure {name} skipped ({error}); install the 'plots' extra",
                       file=sys.stderr)
-        context = {**card_context,
+        context = {**card_context, "figures_written": written,
                    "configs": [{"name": c, "splits": sizes} for c, sizes in split_sizes.items()]}
         card = render_card(card_template, context, card_yaml(configs, split_bytes, card_metadata))
         (tmp_dir / CARD_FILE).write_text(card, encoding="utf-8")
