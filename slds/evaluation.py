@@ -39,7 +39,9 @@ def load_split(data_dir: Path, split: str) -> datasets.Dataset:
         loaded = datasets.load_dataset(str(data_dir), "default")
     if split not in loaded:
         raise CourtbenchError(f"--split {split!r}: not in {data_dir} (splits: {sorted(loaded)})")
-    return loaded[split].sort("sample_id")
+    rows = loaded[split]
+    ids = rows["sample_id"]
+    return rows.select(sorted(range(rows.num_rows), key=ids.__getitem__))
 
 
 @dataclass(frozen=True)

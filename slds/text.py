@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 
-# Headings that open the legal reasoning ("considerations") of a BGE decision.
-CONSIDERATIONS_HEADINGS = re.compile(
-    r"^\s*(?:Aus den Erwägungen|Erwägungen|Erwägung|Extrait des considérants|Considérant en droit"
-    r"|Considérants|Dai considerandi|Considerando in diritto|Considerandi|Considerando)\s*:?\s*$",
-    re.MULTILINE | re.IGNORECASE,
-)
+# Headings that open the legal reasoning ("considerations") of a BGE decision. Published
+# SLDS rows collapse whitespace, so the heading is found by its colon ("Erwägungen:", "Aus
+# den Erwägungen:", "Considérant en droit:", "Considerando in diritto:") anywhere in the text;
+# a heading alone on its line (no colon) is the fallback for texts that keep line breaks.
+_HEADING_WORDS = (r"(?:Aus den Erwägungen|Erwägungen|Erwägung|Extrait des considérants"
+                  r"|Considérant en droit|Considérants|Dai considerandi|Considerando in diritto"
+                  r"|Considerandi|Considerando)")
+HEADING_WITH_COLON = re.compile(_HEADING_WORDS + r"\s*:", re.IGNORECASE)
+CONSIDERATIONS_HEADINGS = re.compile(r"^\s*" + _HEADING_WORDS + r"\s*:?\s*$",
+                                     re.MULTILINE | re.IGNORECASE)
 
 # Abbreviations after which a period does not end a sentence.
 ABBREVIATIONS = frozenset("""
@@ -35,11 +39,14 @@ CONSIDERATION_REFERENCE = re.compile(r"\b(?:E\.|Erw\.|consid\.)\s*\d+(?:\.\d+)*\
 
 def considerations_text(decision: str) -> str:
     """The decision from its considerations heading on; the whole text when none is found."""
+    match = HEADING_WITH_COLON.search(decision)
+    if match:
+        return decision[match.end():]
     match = CONSIDERATIONS_HEADINGS.search(decision)
     if not match:
         return decision
     rest = decision[match.end():]
-    # Headings come stacked ("Erwägungen" then "Aus den Erwägungen:"); skip them all.
+    # Headings can come stacked on their own lines; skip them all.
     while (next_match := CONSIDERATIONS_HEADINGS.match(rest.lstrip("\n"))) is not None:
         rest = rest.lstrip("\n")[next_match.end():]
     return rest

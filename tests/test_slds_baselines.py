@@ -111,3 +111,22 @@ def test_runner_names_a_missing_split(tmp_path):
 def test_cli_reaches_the_runner_through_the_plugin(tmp_path):
     data = _tiny_folder(tmp_path)
     assert main(["baselines", "slds", "--data", str(data), "--out", str(tmp_path / "p")]) == 0
+
+
+@pytest.mark.parametrize("collapsed, start", [
+    ("Sachverhalt ab Seite 2 A. Am 4. November stellte A. einen Antrag. Erwägungen: 1. Die "
+     "Vorinstanz hat entschieden.", "1. Die Vorinstanz"),
+    ("Faits: A. Le recourant a recouru. Considérant en droit: 2. Le recours est recevable.",
+     "2. Le recours"),
+    ("Fatti: A. Il ricorrente. Considerando in diritto: 3. Il ricorso è ammissibile.",
+     "3. Il ricorso"),
+])
+def test_considerations_found_in_whitespace_collapsed_text(collapsed, start):
+    """Published SLDS rows collapse whitespace, so headings are not on their own line."""
+    assert considerations_text(collapsed).lstrip().startswith(start)
+    assert lead(collapsed).startswith(start)
+
+
+def test_heading_without_colon_on_its_own_line():
+    assert considerations_text("Sachverhalt\nA. x\nErwägungen\n\n2. Die Frage").lstrip() \
+        .startswith("2. Die Frage")
