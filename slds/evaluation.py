@@ -136,11 +136,14 @@ def heatmap_figure(metric: str, results: dict[str, dict]):
         for axis, system in zip(axes[0], systems, strict=True):
             grid = np.array([[results[system][metric].get(pair_name(d, h), np.nan)
                               for h in LANGUAGES] for d in LANGUAGES], dtype=float)
-            axis.imshow(grid, cmap="viridis", vmin=0, vmax=max(1.0, np.nanmax(grid)))
+            top = max(1.0, float(np.nanmax(grid))) if np.isfinite(grid).any() else 1.0
+            axis.imshow(grid, cmap="viridis", vmin=0, vmax=top)
             for i in range(3):
                 for j in range(3):
                     text = "—" if np.isnan(grid[i, j]) else f"{grid[i, j]:.1f}"
-                    axis.text(j, i, text, ha="center", va="center", color="white", fontsize=9)
+                    light_cell = not np.isnan(grid[i, j]) and grid[i, j] > 0.6 * top
+                    axis.text(j, i, text, ha="center", va="center", fontsize=9,
+                              color="black" if light_cell else "white")
             axis.set_xticks(range(3), LANGUAGES)
             axis.set_yticks(range(3), LANGUAGES)
             axis.set_xlabel("headnote language")
