@@ -23,10 +23,10 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet -e '.[plots]'
 	touch $@
 
-# Tests need everything, BERTScore included, so that CI runs the BERTScore tests.
+# Tests need everything, BERTScore and the LightGBM backend included, so that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm]'
 	touch $@
 
 demo: $(VENV)/.installed-demo

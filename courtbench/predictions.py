@@ -9,6 +9,7 @@ together so that one run shows everything to fix.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
@@ -22,7 +23,10 @@ MAX_LISTED = 20
 
 
 def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
-    for number, line in enumerate(text.splitlines(), start=1):
+    # only "\n" ends a record: str.splitlines() would also split on U+2028, U+0085 and form
+    # feeds, which json.dumps(ensure_ascii=False) leaves inside strings
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:
@@ -37,7 +41,7 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
 
 
 def _records_csv(path: Path, text: str, columns: tuple[str, str]) -> Iterator[tuple[int, dict]]:
-    reader = csv.DictReader(text.splitlines(keepends=True), strict=True)
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     header = reader.fieldnames or []
     missing = [c for c in columns if c not in header]
     if missing:
@@ -81,8 +85,9 @@ def read_predictions(
         ``{expected_id: parsed value}`` in the order of ``expected_ids``.
 
     Raises:
-        SourceError: unreadable file, unknown format, malformed line, missing field or bad
-            value (with line and column).
+        SourceError: unreadable file, unknown format, malformed line or missing field (with
+            line and column); bad values are all collected and listed in one error, which
+            names the first one's line.
         CourtbenchError: ids that the split lacks (unknown), ids given more than once
             (duplicate) and ids of the split without a prediction (missing), all listed.
     """
@@ -110,6 +115,7 @@ def read_predictions(
     first_line: dict[str, int] = {}
     unknown: list[tuple[str, int]] = []
     duplicate: list[tuple[str, int, int]] = []
+    bad_values: list[tuple[int, Any, str]] = []
     for line, record in records:
         for column in (id_column, value_column):
             if column not in record:
@@ -121,9 +127,9 @@ def read_predictions(
         key = _id_key(raw_id)
         try:
             value = parse_value(record[value_column])
-        except (ValueError, TypeError) as error:
-            raise SourceError(path, f"bad value {record[value_column]!r}: {error}", line=line,
-                              column=value_column) from None
+        except (ValueError, TypeError, OverflowError) as error:
+            bad_values.append((line, record[value_column], str(error)))
+            continue
         if key not in expected:
             unknown.append((key, line))
         elif key in values:
@@ -131,6 +137,12 @@ def read_predictions(
         else:
             values[key] = value
             first_line[key] = line
+    if bad_values:
+        (line, value, reason), others = bad_values[0], bad_values[1:]
+        listed = _listing([f"line {n} ({v!r}: {r})" for n, v, r in others])
+        raise SourceError(path, f"bad value {value!r}: {reason}"
+                          + (f"; {len(others)} more bad value(s): {listed}" if others else ""),
+                          line=line, column=value_column)
     missing = [key for key in expected if key not in values]
     if unknown or duplicate or missing:
         raise CourtbenchError(_mismatch_message(path, len(expected), unknown, duplicate, missing))

@@ -116,7 +116,8 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
     if len(set(names)) != len(names):
         raise ValueError(f"report tables have duplicate names: {names}")
     out_dir = Path(out_dir)
-    with atomic_output_dir(out_dir) as tmp:
+    with atomic_output_dir(out_dir, kind="report folder",
+                           is_ours=lambda folder: (folder / f"{stem}.json").is_file()) as tmp:
         drawn = []
         for name, draw in report.figures.items():
             try:

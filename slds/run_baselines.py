@@ -49,7 +49,8 @@ def write_jsonl(path: Path, records: list[dict]) -> None:
 def run_baselines(args: argparse.Namespace) -> int:
     """CLI entry point: predictions of every requested system into ``args.out``."""
     rows = load_rows(args.data, args.splits)
-    with atomic_output_dir(args.out) as tmp:
+    with atomic_output_dir(args.out, kind="predictions folder",
+                           is_ours=lambda folder: (folder / "settings.json").is_file()) as tmp:
         for system in args.systems:
             write_jsonl(tmp / f"{system}.jsonl", predict(rows, system, budget=args.budget))
         settings = {"systems": args.systems, "splits": args.splits, "budget_tokens": args.budget,

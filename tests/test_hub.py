@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from courtbench.errors import VerificationError
+from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import ConfigSpec, read_card_metadata, verify_folder, write_hub_folder
 from courtbench.hub.card import split_card
 from courtbench.hub.parquet import row_group_rows
@@ -226,3 +226,21 @@ def test_written_row_groups_are_bounded(tmp_path, template, monkeypatch):
     _write(tmp_path / "toy", template)
     metadata = pq.ParquetFile(tmp_path / "toy/data/default/train.parquet").metadata
     assert [metadata.row_group(i).num_rows for i in range(metadata.num_row_groups)] == [2, 2]
+
+
+def test_an_unrelated_folder_is_never_replaced(tmp_path, template):
+    out = tmp_path / "precious"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    with pytest.raises(CourtbenchError, match="refusing to replace"):
+        _write(out, template)
+    assert (out / "notes.txt").read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["card.md", "precious"]
+
+
+def test_an_empty_folder_or_a_previous_build_is_replaced(tmp_path, template):
+    out = tmp_path / "toy"
+    out.mkdir()
+    _write(out, template)
+    _write(out, template)
+    assert verify_folder(out).split_sizes["recent"] == {"test": 1}

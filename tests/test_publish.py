@@ -325,6 +325,13 @@ def test_refuses_card_without_license(dataset_copy):
         make_plan(dataset_copy, "org/toy")
 
 
+def test_refuses_a_source_that_grants_no_licence_unless_allowed(dataset_copy):
+    _rewrite_card(dataset_copy, license="other", license_name="no-license-granted")
+    with pytest.raises(PublishRefused, match="grants no licence"):
+        make_plan(dataset_copy, "org/toy")
+    assert make_plan(dataset_copy, "org/toy", allow_unlicensed=True).files
+
+
 def _fake_plugins(monkeypatch, audit):
     plugin = DatasetPlugin(name="leaky", summary="test plugin", add_build_arguments=lambda p: None,
                            build=lambda args: 0, audit_folder=audit)

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from courtbench.errors import CourtbenchError
 from courtbench.report import Report, Table, format_cell, write_report
 
 
@@ -69,3 +70,11 @@ def test_duplicate_table_names_are_refused(tmp_path):
                                          (0.5, "0.50"), ("x", "x"), (float("nan"), "—")])
 def test_format_cell(value, text):
     assert format_cell(value) == text
+
+
+def test_report_never_replaces_an_unrelated_folder(tmp_path):
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r/slds_preds.jsonl").write_text("{}\n")
+    with pytest.raises(CourtbenchError, match="refusing to replace"):
+        write_report(_report(), tmp_path / "r")
+    assert (tmp_path / "r/slds_preds.jsonl").is_file()

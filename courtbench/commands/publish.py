@@ -77,7 +77,8 @@ def _plans(args: argparse.Namespace) -> list[PublishPlan]:
     plans, refusals = [], []
     for folder, repo_id in targets:
         try:
-            plans.append(make_plan(folder, repo_id, private=args.private, revision=args.revision))
+            plans.append(make_plan(folder, repo_id, private=args.private, revision=args.revision,
+                                   allow_unlicensed=args.allow_unlicensed))
         except CourtbenchError as error:
             refusals.append(str(error))
     if refusals:
@@ -137,6 +138,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="create new repositories private (existing ones keep theirs)")
     parser.add_argument("--revision", metavar="BRANCH",
                         help="commit to this branch (created from main if missing)")
+    parser.add_argument("--allow-unlicensed", action="store_true",
+                        help="publish a dataset whose source grants no licence (the real "
+                             "ECtHR-NPD release); only for whoever holds the right to share it")
     parser.add_argument("--dry-run", action="store_true",
                         help="check and print the plan; send nothing")
 

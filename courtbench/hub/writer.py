@@ -10,8 +10,9 @@ from typing import Any
 
 import datasets
 
+from courtbench.errors import VerificationError
 from courtbench.hub.atomic import atomic_output_dir
-from courtbench.hub.card import CARD_FILE, render_card
+from courtbench.hub.card import CARD_FILE, read_card_metadata, render_card
 from courtbench.hub.files import FileEntry, list_files
 from courtbench.hub.parquet import write_parquet
 
@@ -35,6 +36,15 @@ class HubFolderReport:
     files: list[FileEntry]
     split_sizes: dict[str, dict[str, int]]
     figures_skipped: list[str] = field(default_factory=list)
+
+
+def is_hub_folder(folder: Path) -> bool:
+    """True when ``folder`` holds a card written by courtbench (``courtbench_dataset`` in its
+    YAML): the only kind of folder :func:`write_hub_folder` may replace."""
+    try:
+        return "courtbench_dataset" in read_card_metadata(folder)
+    except VerificationError:
+        return False
 
 
 def data_file_path(config: str, split: str) -> str:
@@ -116,7 +126,8 @@ def write_hub_folder(
             raise ValueError(f"config {config.name!r}: splits have different features")
     split_sizes = {c.name: {s: d.num_rows for s, d in c.splits.items()} for c in configs}
     skipped: list[str] = []
-    with atomic_output_dir(Path(out_dir)) as tmp_dir:
+    with atomic_output_dir(Path(out_dir), kind="Hub dataset folder",
+                           is_ours=is_hub_folder) as tmp_dir:
         split_bytes: dict[str, dict[str, int]] = {}
         for config in configs:
             split_bytes[config.name] = {

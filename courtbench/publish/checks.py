@@ -75,12 +75,19 @@ def _is_nonempty_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def dataset_card_problems(folder: Path, metadata: Mapping[str, Any]) -> list[str]:
+NO_LICENSE_NAME = "no-license-granted"
+
+
+def dataset_card_problems(folder: Path, metadata: Mapping[str, Any], *,
+                          allow_unlicensed: bool = False) -> list[str]:
     """Problems of a dataset card's YAML: required keys, license, configured data files.
 
     Args:
         folder: the dataset folder (paths in ``configs`` are relative to it).
         metadata: the card's YAML front matter.
+        allow_unlicensed: accept a card whose source grants no licence
+            (``license_name: no-license-granted``, as the real ECtHR-NPD release); publishing
+            such data redistributes it, which only a rights holder may do.
 
     Returns:
         One message per problem, naming the key, config or path; empty when the card passes.
@@ -94,6 +101,10 @@ def dataset_card_problems(folder: Path, metadata: Mapping[str, Any]) -> list[str
                 and all(_is_nonempty_text(item) for item in license_))):
         problems.append(f"{CARD_FILE}: 'license' is {license_!r}; expected a license "
                         "identifier such as 'cc-by-4.0' (or a list of them)")
+    if metadata.get("license_name") == NO_LICENSE_NAME and not allow_unlicensed:
+        problems.append(f"{CARD_FILE}: the source grants no licence (license_name: "
+                        f"{NO_LICENSE_NAME}); publishing would redistribute it. Pass "
+                        "--allow-unlicensed only if you hold the right to share it")
     configs = metadata.get("configs")
     if "configs" in metadata and not (isinstance(configs, list) and configs):
         problems.append(f"{CARD_FILE}: 'configs' is {configs!r}; expected a non-empty list")
@@ -123,7 +134,7 @@ def dataset_card_problems(folder: Path, metadata: Mapping[str, Any]) -> list[str
     return problems
 
 
-def check_dataset(folder: Path) -> list[str]:
+def check_dataset(folder: Path, *, allow_unlicensed: bool = False) -> list[str]:
     """Run the dataset pre-flight checks; return notes on what was checked.
 
     Raises:
@@ -135,7 +146,7 @@ def check_dataset(folder: Path) -> list[str]:
         metadata = read_card_metadata(folder)
     except VerificationError as error:
         raise PublishRefused(folder, DATASET, [str(error)]) from error
-    problems = dataset_card_problems(folder, metadata)
+    problems = dataset_card_problems(folder, metadata, allow_unlicensed=allow_unlicensed)
     plugin_name = metadata.get("courtbench_dataset")
     plugin = plugin_for_folder(folder) if plugin_name else None
     if plugin_name and plugin is None:
@@ -260,10 +271,11 @@ def check_metric(folder: Path, uploaded: Sequence[str]) -> list[str]:
             "without the repository's packages"]
 
 
-def preflight(folder: Path, kind: str, uploaded: Sequence[str]) -> list[str]:
+def preflight(folder: Path, kind: str, uploaded: Sequence[str], *,
+              allow_unlicensed: bool = False) -> list[str]:
     """Run the checks for ``kind`` on ``folder``; return notes, raise :class:`PublishRefused`."""
     if kind == DATASET:
-        return check_dataset(folder)
+        return check_dataset(folder, allow_unlicensed=allow_unlicensed)
     if kind == METRIC:
         return check_metric(folder, uploaded)
     raise ValueError(f"kind is {kind!r}; expected {DATASET!r} or {METRIC!r}")

@@ -90,7 +90,7 @@ def commit_texts(kind: str, folder: Path, files: tuple[FileEntry, ...],
 
 
 def make_plan(folder: Path, repo_id: str, *, private: bool = False,
-              revision: str | None = None) -> PublishPlan:
+              revision: str | None = None, allow_unlicensed: bool = False) -> PublishPlan:
     """Check ``folder`` offline and plan its publication to ``repo_id``.
 
     Args:
@@ -98,6 +98,8 @@ def make_plan(folder: Path, repo_id: str, *, private: bool = False,
         repo_id: ``ORG/NAME``.
         private: create the repository private.
         revision: branch to commit to (created from main when missing); None for main.
+        allow_unlicensed: publish a dataset whose source grants no licence (the caller holds
+            the right to share it).
 
     Returns:
         The plan; nothing has touched the network.
@@ -110,7 +112,7 @@ def make_plan(folder: Path, repo_id: str, *, private: bool = False,
     check_repo_id(repo_id)
     kind = detect_kind(folder)
     included, excluded = select_files(folder, kind)
-    checks = preflight(folder, kind, included)
+    checks = preflight(folder, kind, included, allow_unlicensed=allow_unlicensed)
     files = tuple(FileEntry(path, (folder / path).stat().st_size, sha256_file(folder / path))
                   for path in included)
     content_fingerprint = fingerprint(list(files))

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from courtbench.errors import CourtbenchError
-from courtbench.hub.atomic import atomic_output_dir
+from courtbench.hub.atomic import atomic_output_dir, check_replaceable
 from ecthr_npd import schema
 from ecthr_npd.baselines import SYSTEMS, make_baseline
 from ecthr_npd.baselines.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
@@ -108,10 +108,16 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, seed: int = 0, k
     return predictions, settings
 
 
+def is_predictions_folder(folder: Path) -> bool:
+    """True when ``folder`` is a predictions folder written by this command."""
+    return (folder / "settings.json").is_file()
+
+
 def write_predictions(out_dir: Path, ids: list[str], predictions: dict[str, np.ndarray],
                       settings: dict[str, Any]) -> list[Path]:
     """Write ``<system>.csv`` per system and ``settings.json`` into ``out_dir`` (atomic)."""
-    with atomic_output_dir(out_dir) as tmp:
+    with atomic_output_dir(out_dir, kind="predictions folder",
+                           is_ours=is_predictions_folder) as tmp:
         for name, values in predictions.items():
             with open(tmp / f"{name}.csv", "w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle, lineterminator="\n")
@@ -152,6 +158,8 @@ def run_baselines(args: argparse.Namespace) -> int:
         raise CourtbenchError(f"--k {args.k}: expected an integer >= 1")
     if args.threads < 1:
         raise CourtbenchError(f"--threads {args.threads}: expected an integer >= 1")
+    # checked before fitting (minutes) rather than only when writing
+    check_replaceable(args.out, kind="predictions folder", is_ours=is_predictions_folder)
     data = load_benchmark(args.data)
     print(f"ecthr_npd baselines on {args.data} "
           f"({', '.join(f'{s} {data.splits[s].num_rows:,}' for s in SPLITS)}):", file=sys.stderr)

@@ -1,0 +1,51 @@
+"""courtbench.predictions: strict reading of prediction files shared by every evaluation."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from courtbench.errors import SourceError
+from courtbench.predictions import read_predictions
+
+
+def _euros(value) -> float:
+    number = float(value)
+    if not math.isfinite(number) or number < 0:
+        raise ValueError("expected a finite amount >= 0 EUR")
+    return number
+
+
+def test_every_bad_value_is_listed(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text("case_id,prediction\na,1\nb,-1\nc,nan\nd,2\ne,inf\n")
+    with pytest.raises(SourceError) as error:
+        read_predictions(path, "case_id", "prediction", list("abcde"), _euros)
+    message = str(error.value)
+    assert message.startswith(f"{path}, line 3, column 'prediction': bad value '-1'")
+    assert "2 more bad value(s): line 4 ('nan'" in message and "line 6 ('inf'" in message
+
+
+def test_huge_json_integer_is_a_bad_value_not_a_crash(tmp_path):
+    path = tmp_path / "preds.jsonl"
+    path.write_text(json.dumps({"case_id": "a", "prediction": 10**400}) + "\n")
+    with pytest.raises(SourceError, match="line 1, column 'prediction': bad value"):
+        read_predictions(path, "case_id", "prediction", ["a"], _euros)
+
+
+def test_unicode_line_separators_inside_json_strings_are_kept(tmp_path):
+    text = "Erster Satz.\u2028Zweiter Satz.\x85Dritter\x0cTeil."
+    path = tmp_path / "preds.jsonl"
+    path.write_text(json.dumps({"sample_id": "x/de", "prediction": text}, ensure_ascii=False)
+                    + "\r\n", encoding="utf-8")
+    assert read_predictions(path, "sample_id", "prediction", ["x/de"], str) == {"x/de": text}
+
+
+def test_csv_values_may_span_lines_and_hold_separators(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text('sample_id,prediction\nx/de,"eins\nzwei\u2028drei"\ny/de,vier\n',
+                    encoding="utf-8")
+    assert read_predictions(path, "sample_id", "prediction", ["x/de", "y/de"], str) == {
+        "x/de": "eins\nzwei\u2028drei", "y/de": "vier"}
