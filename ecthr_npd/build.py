@@ -7,6 +7,7 @@ courtbench.hub.write_hub_folder`` (parquet + card rendered from ``cards/ecthr_np
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import tempfile
 import time
@@ -38,7 +39,7 @@ from ecthr_npd.splits import (
     membership_problems,
     recompute_split,
 )
-from ecthr_npd.synthetic import DEFAULT_ROWS, write_synthetic
+from ecthr_npd.synthetic import DEFAULT_ROWS, SPLIT_COUNTS, write_synthetic
 from ecthr_npd.views import ID_SIZE, recompute_views
 
 PLUGIN_NAME = "ecthr_npd"
@@ -65,6 +66,9 @@ class BuildResult:
         split_agreement: share of rows whose recomputed split equals the locked tag (1.0 for
             a locked build; ``None`` when the locked tags fail verification).
         timings: step → seconds.
+        id_size_checked: the ID view size the locked tags were verified against; ``None``
+            when it was not checked (a recomputed build, or a test split smaller than the
+            expected size, see :func:`locked_id_size`).
     """
 
     report: HubFolderReport
@@ -74,10 +78,22 @@ class BuildResult:
     locked_tv: dict[str, dict[str, float]] | None
     split_agreement: float | None
     timings: dict[str, float] = field(default_factory=dict)
+    id_size_checked: int | None = None
 
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def locked_id_size(test_rows: int, id_size: int = ID_SIZE) -> int | None:
+    """The ID view size locked verification requires: ``id_size`` (the release's 1,000 unless
+    overridden by ``--id-size``), or ``None`` — the size is not checked — when the test split
+    holds fewer than ``id_size`` cases. Such a file is a sample of the release (e.g. the
+    69-case ``case_level.sample_test_2025.csv``, whose 30 ID cases are the release's) or a
+    scaled stand-in, and its ID view cannot have the full size; demanding all of the test
+    split instead would reject every such file. The ID/OOD partition of test and a non-empty
+    ID view are still required."""
+    return id_size if test_rows >= id_size else None
 
 
 def view_masks(membership: Membership) -> dict[str, np.ndarray]:
@@ -181,15 +197,23 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
         applicants_path: optional ``applicant_level.csv`` (adds the ``applicants`` config).
         recompute: assign splits (70/10/20 by (date, case_id), or ``split_sizes``) and views
             (ID of ``id_size`` by greedy quota matching, OOD, Challenging) from scratch;
-            otherwise the locked tags are verified and kept.
+            otherwise the locked tags are verified and kept: chronological split, ID and OOD
+            partitioning test, ID of ``id_size`` cases (:func:`locked_id_size`: not checked
+            when test holds fewer cases) and the Challenging rule.
+        id_size: with ``recompute`` the ID view size to assign (at most the test split);
+            otherwise the size the locked ID view must have (default 1,000, the release's).
         split_sizes: (train, validation) counts for ``recompute`` instead of 70/10/20.
         synthetic: provenance of a synthetic source (``generator``, ``n``, ``seed``); marks the
             card as SYNTHETIC.
 
     Raises:
-        SourceError: invalid source, or locked tags that fail verification.
+        SourceError: invalid source, or locked tags that fail verification (the message names
+            the file and the expected and found counts).
+        CourtbenchError: ``id_size`` below 1.
         LeakageError: a model-input config would hold an audit-side column.
     """
+    if id_size < 1:
+        raise CourtbenchError(f"id_size={id_size}: expected an ID view of at least 1 case")
     timings: dict[str, float] = {}
     start = time.perf_counter()
     source = Path(source)
@@ -201,19 +225,23 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     step = time.perf_counter()
     encoded = encode(table)
     locked = locked_membership(table)
-    locked_problems = membership_problems(table, locked)
+    # a recompute replaces the locked tags: they are only compared, their ID size unchecked
+    id_size_checked = None if recompute else locked_id_size(locked.counts()["test"], id_size)
+    locked_problems = membership_problems(table, locked, id_size=id_size_checked)
     locked_tv = None if locked_problems else view_tvs(table, locked, encoded)
     if recompute:
         split = recompute_split(table, sizes=split_sizes)
         membership = recompute_views(table, split, id_size=id_size, encoded=encoded)
+        expected_id = min(id_size, int((split == TEST).sum()))
         source_kind = "recomputed"
     else:
         if locked_problems:
             raise SourceError(source, "locked split/view tags fail verification: "
                               + "; ".join(locked_problems)
-                              + " (use --recompute to assign them from scratch)")
-        membership, source_kind = locked, "locked"
-    problems = membership_problems(table, membership)
+                              + " (use --recompute to assign them from scratch; --id-size "
+                              "sets the expected ID view size)")
+        membership, source_kind, expected_id = locked, "locked", id_size_checked
+    problems = membership_problems(table, membership, id_size=expected_id)
     if problems:  # a recomputed membership must pass the same checks
         raise CourtbenchError(f"recomputed membership fails verification: {problems}")
     tv = view_tvs(table, membership, encoded)
@@ -247,16 +275,21 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     agreement = (None if locked_problems
                  else float(np.mean(membership.split == locked.split)))
     return BuildResult(report, membership.counts(), source_kind, tv, locked_tv, agreement,
-                       timings)
+                       timings, id_size_checked)
 
 
 def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
                     id_size: int | None = None) -> BuildResult:
     """Write the synthetic stand-in (n cases, seed; ID view of ``id_size``, default scaled from
-    1,000) to a temporary CSV and build from it, keeping (and verifying) its tags."""
+    1,000) to a temporary CSV and build from it, keeping (and verifying) its tags — the ID view
+    against that same size."""
     with tempfile.TemporaryDirectory(prefix="ecthr-npd-synthetic-") as tmp:
         source = write_synthetic(Path(tmp) / "case_level.csv", n=n, seed=seed, id_size=id_size)
-        return build_folder(out_dir, source,
+        if id_size is None:  # write_synthetic's default: 1,000 scaled by the test split's share
+            with open(source, encoding="utf-8", newline="") as handle:
+                n_test = sum(row["split"] == "test" for row in csv.DictReader(handle))
+            id_size = max(1, round(ID_SIZE * n_test / SPLIT_COUNTS[2]))
+        return build_folder(out_dir, source, id_size=id_size,
                             synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed})
 
 
@@ -265,6 +298,12 @@ def format_report(result: BuildResult) -> str:
     lines = [f"ECtHR-NPD build ({result.membership_source} membership) → "
              f"{result.report.out_dir}"]
     lines.append("  counts: " + ", ".join(f"{k} {v:,}" for k, v in result.counts.items()))
+    if result.membership_source == "locked":
+        size = (f"ID view of {result.id_size_checked:,} cases" if result.id_size_checked
+                else f"ID view size not checked (test split of {result.counts['test']:,} cases "
+                     "is smaller than --id-size)")
+        lines.append(f"  locked tags verified: chronological split, ID/OOD partition of test, "
+                     f"{size}, Challenging rule")
     if result.membership_source == "recomputed" and result.split_agreement is not None:
         lines.append(f"  recomputed split equals the locked split on "
                      f"{result.split_agreement:.2%} of the cases")

@@ -1,8 +1,10 @@
 """The ECtHR-NPD dataset plugin (entry point ``courtbench.datasets: ecthr_npd``).
 
 ``courtbench build ecthr_npd --source case_level.csv [--applicants applicant_level.csv]
-[--recompute] --out DIR`` or ``courtbench build ecthr_npd --synthetic [--n N --seed S]
---out DIR``; ``courtbench verify DIR`` runs :func:`ecthr_npd.leakage.audit_folder`.
+[--recompute] [--id-size N] --out DIR`` or ``courtbench build ecthr_npd --synthetic
+[--n N --seed S --id-size N] --out DIR`` (``--id-size``: the ID view size to assign with
+``--recompute``, else the size the locked ID view is verified against); ``courtbench verify DIR`` runs
+:func:`ecthr_npd.leakage.audit_folder`.
 """
 
 from __future__ import annotations
@@ -44,8 +46,12 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                              "instead of verifying and keeping the release's tags")
     parser.add_argument("--split-sizes", type=_split_sizes, metavar="TRAIN,VALIDATION",
                         help="with --recompute: explicit train and validation counts")
-    parser.add_argument("--id-size", type=int, default=ID_SIZE,
-                        help=f"with --recompute: size of the ID view (default {ID_SIZE})")
+    parser.add_argument("--id-size", type=int, metavar="N",
+                        help=f"size of the ID view (default {ID_SIZE:,}): with --recompute the "
+                             "size to assign; otherwise the size the locked ID view must have "
+                             "(not checked when the test split holds fewer than N cases); "
+                             f"with --synthetic the stand-in's (default {ID_SIZE:,} scaled to "
+                             "--n)")
     parser.add_argument("--n", type=int, default=DEFAULT_ROWS,
                         help=f"with --synthetic: number of cases (default {DEFAULT_ROWS:,})")
     parser.add_argument("--seed", type=int, default=0, help="with --synthetic: generator seed")
@@ -53,16 +59,19 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build(args: argparse.Namespace) -> int:
     """Build the Hub folder ``args.out``; prints the build report; returns 0."""
+    if args.id_size is not None and args.id_size < 1:
+        raise CourtbenchError(f"--id-size {args.id_size}: expected at least 1")
     if args.synthetic:
         if args.applicants is not None or args.recompute or args.split_sizes is not None:
-            raise CourtbenchError("--synthetic takes only --n and --seed (its split and view tags "
-                                  "are already assigned as --recompute does)")
-        result = build_synthetic(args.out, n=args.n, seed=args.seed)
+            raise CourtbenchError("--synthetic takes only --n, --seed and --id-size (its split "
+                                  "and view tags are already assigned as --recompute does)")
+        result = build_synthetic(args.out, n=args.n, seed=args.seed, id_size=args.id_size)
     else:
         if args.split_sizes is not None and not args.recompute:
             raise CourtbenchError("--split-sizes needs --recompute")
         result = build_folder(args.out, args.source, applicants_path=args.applicants,
-                              recompute=args.recompute, id_size=args.id_size,
+                              recompute=args.recompute,
+                              id_size=ID_SIZE if args.id_size is None else args.id_size,
                               split_sizes=args.split_sizes)
     print(format_report(result))
     return 0

@@ -128,15 +128,28 @@ def chronology_problems(table: pa.Table, split: np.ndarray) -> list[str]:
 def membership_problems(table: pa.Table, membership: Membership, *,
                         id_size: int | None = None) -> list[str]:
     """Check a membership against the protocol: chronological split, the ID/OOD partition of
-    test (ID of ``id_size`` cases when given), and Challenging = the rule on test.
+    test (every test case ID or OOD, every other case ``not_applicable``; ID of exactly
+    ``id_size`` cases when given), and Challenging = the rule on test.
 
     Returns:
         Human-readable problems, empty when the membership passes.
     """
     problems = chronology_problems(table, membership.split)
     counts = membership.counts()
+    test = membership.split == TEST
+    in_view = np.isin(membership.test_view, [schema.TEST_VIEWS.index("ID"),
+                                             schema.TEST_VIEWS.index("OOD")])
+    stray = np.flatnonzero(test != in_view)
+    if len(stray):
+        first = int(stray[0])
+        problems.append(
+            f"ID and OOD do not partition test: {len(stray)} case(s) break it, first "
+            f"{table.column('case_id')[first]} ({schema.SPLITS[membership.split[first]]!r}, "
+            f"view {schema.TEST_VIEWS[membership.test_view[first]]!r}); found test "
+            f"{counts['test']:,} = ID {counts['id']:,} + OOD {counts['ood']:,}")
     if id_size is not None and counts["id"] != id_size:
-        problems.append(f"ID view has {counts['id']} cases, expected {id_size}")
+        problems.append(f"ID view has {counts['id']:,} cases, expected {id_size:,} (found test "
+                        f"{counts['test']:,} = ID {counts['id']:,} + OOD {counts['ood']:,})")
     expected = challenging_mask(table, membership.split)
     wrong = np.flatnonzero(expected != membership.challenging)
     if len(wrong):

@@ -54,6 +54,10 @@ def shared_text_column(texts: Sequence[str], keys: Sequence[str]) -> pa.ChunkedA
     in chunks of :data:`TAKE_CHUNK_ROWS`: memory stays near the final column size (building
     60,000 long decisions row by row doubles buffers and copies), and no chunk comes near
     the 2 GiB offset limit of an Arrow string array.
+
+    Raises:
+        ValueError: two rows with one key have different texts; storing one would drop
+            the other silently (:func:`slds.validate.validate_rows` rejects such sources).
     """
     position: dict[str, int] = {}
     unique: list[str] = []
@@ -62,6 +66,9 @@ def shared_text_column(texts: Sequence[str], keys: Sequence[str]) -> pa.ChunkedA
         if key not in position:
             position[key] = len(unique)
             unique.append(text)
+        elif text != unique[position[key]]:
+            raise ValueError(f"row {row}: key {key!r} has a text different from that of its "
+                             f"first row; expected the rows of one key to share one text")
         index[row] = position[key]
     values = pa.array(unique, type=pa.string())
     chunks = [values.take(pa.array(index[start:start + TAKE_CHUNK_ROWS]))

@@ -12,7 +12,8 @@ Checks, each raising :class:`courtbench.errors.SourceError` with the source file
   spaces aside, or label index);
   when empty it is derived from part and year;
 - (``decision_id``, ``headnote_language``) and ``sample_id`` are unique, and the rows of one
-  decision agree on year, part and decision language.
+  decision agree on year, part and decision language and carry the same decision text
+  (:mod:`slds.assemble` stores one text per decision).
 """
 
 from __future__ import annotations
@@ -119,6 +120,14 @@ def _law_area(row: RawRow, part: str, year: int) -> tuple[str, bool]:
                                   f"year) or one of {', '.join(LAW_AREAS)}")
 
 
+def _difference(first: str, second: str) -> str:
+    """Where two texts first differ, with a short excerpt of each (decisions are long)."""
+    index = next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+                 min(len(first), len(second)))
+    return (f"character {index}: {first[index:index + 30]!r} vs {second[index:index + 30]!r}; "
+            f"lengths {len(first)} and {len(second)}")
+
+
 def validate_rows(raw_rows: Sequence[RawRow], *,
                   detector: Callable[[str], tuple[str, float]] = detect_language
                   ) -> ValidatedRows:
@@ -137,6 +146,7 @@ def validate_rows(raw_rows: Sequence[RawRow], *,
     seen_pairs: dict[tuple[str, str], int] = {}
     seen_samples: dict[str, int] = {}
     decision_facts: dict[str, tuple[int, str, str, int]] = {}
+    decision_texts: dict[str, tuple[str, int]] = {}
     for row in raw_rows:
         decision_id = _identifier(row, "decision_id")
         decision = _text(row, "decision")
@@ -182,6 +192,13 @@ def validate_rows(raw_rows: Sequence[RawRow], *,
                          f"decision {decision_id!r} has (year, part, decision language) "
                          f"{facts}, but {first[:3]} at record {first[3]}; expected one "
                          f"decision to agree across its rows")
+        first_text, first_line = decision_texts.setdefault(decision_id, (decision, row.line))
+        if decision != first_text:
+            raise _error(row, "decision",
+                         f"records {first_line} and {row.line} give decision {decision_id!r} "
+                         f"different texts (first difference at "
+                         f"{_difference(first_text, decision)}); expected the rows of one "
+                         f"decision_id to share one decision text")
 
         values = {"sample_id": sample_id, "decision_id": decision_id, "decision": decision,
                   "decision_language": decision_language, "headnote": headnote,

@@ -33,6 +33,7 @@ def synthetic_full(tmp_path_factory):
 def test_synthetic_full_size_builds_and_verifies(synthetic_full) -> None:
     out, result = synthetic_full
     assert result.counts["train"] == 10_217 and result.counts["id"] == 1_000
+    assert result.id_size_checked == 1_000  # the locked ID view is verified at the full size
     report = verify_folder(out, audit=audit_folder)
     assert list(report.split_sizes) == CONFIGS
     assert report.split_sizes["default"] == {"train": 10_217, "validation": 1_461, "test": 2_897}
@@ -113,6 +114,59 @@ def test_invalid_source_or_locked_tags_write_nothing(tmp_path: Path) -> None:
         build_folder(tmp_path / "too_big", source, recompute=True, id_size=10_000)
 
 
+def _relabel_one_id_case(source: Path, target: Path) -> str:
+    """Copy ``source`` to ``target`` with its first ID case relabelled OOD; returns its id."""
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if ",test,ID," in line)
+    lines[row] = lines[row].replace(",test,ID,", ",test,OOD,", 1)
+    target.write_text("".join(lines), encoding="utf-8")
+    return lines[row].split(",", 1)[0]
+
+
+def test_locked_build_verifies_the_id_view_size(tmp_path: Path) -> None:
+    source = write_synthetic(tmp_path / "case_level.csv", n=300, seed=2, id_size=20)
+    result = build_folder(tmp_path / "ok", source, id_size=20)
+    assert result.counts["id"] == 20 and result.id_size_checked == 20
+    # a test split (60 cases) smaller than the default 1,000: the size cannot be checked
+    result = build_folder(tmp_path / "unchecked", source)
+    assert result.id_size_checked is None
+    assert "ID view size not checked (test split of 60 cases" in build_module.format_report(result)
+    tampered = tmp_path / "tampered.csv"
+    _relabel_one_id_case(source, tampered)
+    with pytest.raises(SourceError) as caught:
+        build_folder(tmp_path / "out", tampered, id_size=20)
+    message = str(caught.value)
+    assert message.startswith(f"{tampered}: locked split/view tags fail verification")
+    assert "ID view has 19 cases, expected 20 (found test 60 = ID 19 + OOD 41)" in message
+    assert "--id-size" in message
+    assert not (tmp_path / "out").exists()
+    # the plugin passes --id-size to locked verification (it is not ignored without --recompute)
+    with pytest.raises(SourceError, match="ID view has 19 cases, expected 20"):
+        PLUGIN.build(_namespace(source=tampered, id_size=20, out=tmp_path / "cli"))
+    assert not (tmp_path / "cli").exists()
+    assert PLUGIN.build(_namespace(source=tampered, id_size=19, out=tmp_path / "cli")) == 0
+    with pytest.raises(CourtbenchError, match="id_size=0"):
+        build_folder(tmp_path / "zero", source, id_size=0)
+
+
+@pytest.mark.realdata
+def test_release_with_one_id_case_relabelled_ood_is_refused(shared_data: Path,
+                                                             tmp_path: Path) -> None:
+    source = shared_data / "ecthr_npd" / "case_level.csv"
+    if not source.is_file():
+        pytest.skip(f"{source} is absent")
+    tampered = tmp_path / "case_level.csv"
+    case_id = _relabel_one_id_case(source, tampered)
+    assert case_id
+    with pytest.raises(SourceError) as caught:
+        build_folder(tmp_path / "out", tampered)
+    message = str(caught.value)
+    assert message.startswith(f"{tampered}: locked split/view tags fail verification")
+    assert ("ID view has 999 cases, expected 1,000 (found test 2,897 = ID 999 + OOD 1,898)"
+            in message)
+    assert not (tmp_path / "out").exists()
+
+
 def test_applicants_config(tmp_path: Path) -> None:
     source = write_synthetic(tmp_path / "case_level.csv", n=300, seed=2)
     ids = [line.split(",", 1)[0] for line in source.read_text().splitlines()[1:]]
@@ -191,8 +245,17 @@ def test_plugin_demo_builds_and_verifies_a_scaled_stand_in(tmp_path: Path) -> No
 def test_cli_refuses_contradictory_options(tmp_path: Path) -> None:
     with pytest.raises(CourtbenchError, match="--split-sizes needs --recompute"):
         PLUGIN.build(_namespace(source=tmp_path / "x.csv", split_sizes=(10, 2)))
-    with pytest.raises(CourtbenchError, match="--synthetic takes only --n and --seed"):
+    with pytest.raises(CourtbenchError, match="--synthetic takes only --n, --seed and --id-size"):
         PLUGIN.build(_namespace(synthetic=True, recompute=True))
+    with pytest.raises(CourtbenchError, match="--id-size 0: expected at least 1"):
+        PLUGIN.build(_namespace(source=tmp_path / "x.csv", id_size=0))
+
+
+def test_cli_id_size_reaches_the_synthetic_stand_in(tmp_path: Path, capsys) -> None:
+    assert PLUGIN.build(_namespace(synthetic=True, n=300, seed=2, id_size=20,
+                                   out=tmp_path / "out")) == 0
+    printed = capsys.readouterr().out
+    assert "id 20," in printed and "ID view of 20 cases" in printed
 
 
 def _namespace(**overrides) -> argparse.Namespace:

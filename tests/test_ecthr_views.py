@@ -88,8 +88,23 @@ def test_locked_verification_catches_the_challenging_rule(synthetic_table) -> No
     problems = membership_problems(
         synthetic_table, Membership(membership.split, membership.test_view, flipped))
     assert any("1 case(s) break the Challenging rule" in p for p in problems)
+    counts = membership.counts()
     assert membership_problems(synthetic_table, membership, id_size=3) == [
-        f"ID view has {membership.counts()['id']} cases, expected 3"]
+        f"ID view has {counts['id']} cases, expected 3 (found test {counts['test']} = "
+        f"ID {counts['id']} + OOD {counts['ood']})"]
+
+
+def test_locked_verification_catches_a_broken_id_ood_partition(synthetic_table) -> None:
+    membership = locked_membership(synthetic_table)
+    view = membership.test_view.copy()
+    first_test = int(np.flatnonzero(membership.split == TEST)[0])
+    view[first_test] = schema.TEST_VIEWS.index("not_applicable")
+    problems = membership_problems(synthetic_table,
+                                   Membership(membership.split, view, membership.challenging))
+    assert len(problems) == 1
+    assert problems[0].startswith("ID and OOD do not partition test: 1 case(s) break it, first "
+                                  f"{synthetic_table.column('case_id')[first_test]} ('test', "
+                                  "view 'not_applicable')")
 
 
 def test_challenging_rule() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from courtbench.errors import CourtbenchError
 from courtbench.hub import verify_folder
+from courtbench.hub.files import list_files
 from slds import build as build_module
 from slds.audit import audit_folder
 from slds.build import build_folder, build_synthetic, format_report
@@ -106,17 +107,18 @@ def test_interrupted_build_leaves_nothing(tmp_path, monkeypatch):
 
         return draw
 
+    previous = tmp_path / "previous"
+    build_synthetic(previous, decisions=10, seed=1, properties_loader=_absent_module)
+    before = list_files(previous)
     monkeypatch.setattr(build_module, "length_figure", interrupted_figure)
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         build_synthetic(out, decisions=10, properties_loader=_absent_module)
-    assert list(tmp_path.iterdir()) == []
-    out.mkdir()
-    (out / "keep.txt").write_text("previous build")
-    with pytest.raises(KeyboardInterrupt):
-        build_synthetic(out, decisions=10, properties_loader=_absent_module)
-    assert [p.name for p in tmp_path.iterdir()] == ["out"]
-    assert (out / "keep.txt").read_text() == "previous build"
+    assert [p.name for p in tmp_path.iterdir()] == ["previous"]
+    with pytest.raises(KeyboardInterrupt):  # a failed rebuild keeps the previous build
+        build_synthetic(previous, decisions=10, properties_loader=_absent_module)
+    assert [p.name for p in tmp_path.iterdir()] == ["previous"]
+    assert list_files(previous) == before
 
 
 def test_invalid_source_writes_nothing(tmp_path):

@@ -121,6 +121,62 @@ def test_broken_parquet(tmp_path):
         read_source(path, "slds")
 
 
+@pytest.mark.parametrize(("suffix", "where"), [
+    (".jsonl", "offset 17 of the line"),  # after '{"decision": "caf'
+    (".json", "offset 17 of the line"),
+    (".csv", "offset"),
+])
+def test_non_utf8_byte_names_file_and_line(tmp_path, suffix, where):
+    path = tmp_path / f"rows{suffix}"
+    if suffix == ".csv":  # the bad byte is in the second record, on line 3
+        _write(path, LONG_ROWS)
+        path.write_bytes(path.read_bytes().replace(b"Regeste un.", b"Regeste \xe9."))
+    else:
+        path.write_bytes(json.dumps(LONG_ROWS[0]).encode() + b'\n{"decision": "caf\xe9"}\n')
+    with pytest.raises(SourceError) as caught:
+        read_source(path, "slds")
+    error = caught.value
+    assert error.path == str(path) and error.line == (3 if suffix == ".csv" else 2)
+    assert f"byte 0xe9 at {where}" in str(error)
+    assert "is not valid UTF-8; expected a UTF-8" in str(error)
+
+
+def test_non_utf8_json_guess_reaches_the_reader(tmp_path):
+    path = tmp_path / "rows.json"
+    path.write_bytes(b'{"decision_id": "d\xe9"}\n')
+    with pytest.raises(SourceError) as caught:
+        read_source(path)
+    assert caught.value.line == 1 and "not valid UTF-8" in str(caught.value)
+
+
+def test_csv_bad_quoting_is_an_error(tmp_path):
+    path = tmp_path / "rows.csv"
+    path.write_text('decision_id,decision\nd1,"text" extra\nd2,ok\n', encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        read_source(path, "slds")
+    assert caught.value.line == 2 and "malformed CSV" in str(caught.value)
+    assert "expected RFC 4180 quoting" in str(caught.value)
+
+
+def test_jsonl_splits_records_on_line_feeds_only(tmp_path):
+    texts = ["Sachverhalt A.\u2028Zeile zwei.", "Sachverhalt\u0085B.\u2029C.\x1cD."]
+    rows = [dict(LONG_ROWS[0], decision=texts[0]),
+            dict(LONG_ROWS[1], decision=texts[1], sample_id=None)]
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes("".join(json.dumps(r, ensure_ascii=False) + "\r\n"
+                             for r in rows).encode("utf-8"))
+    read = read_source(path, "slds")
+    assert [row.fields["decision"] for row in read.rows] == texts
+    assert [row.line for row in read.rows] == [1, 2]
+
+
+def test_utf8_bom_is_dropped(tmp_path):
+    for suffix in (".jsonl", ".csv"):
+        path = _write(tmp_path / f"rows{suffix}", LONG_ROWS)
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+        assert read_source(path, "slds").rows[0].fields["decision_id"] == "d1"
+
+
 # ----------------------------------------------------------------- entscheidsuche responses
 
 def _hit(hit_id: str, *, hierarchy=("CH", "CH_BGE", "CH_BGE_001"), reference="BGE 140 I 2",
@@ -238,3 +294,13 @@ def test_wide_row_without_one_headnote_names_its_column(tmp_path):
         validate_rows(read_source(path).rows)
     assert (error.value.line, error.value.column) == (1, "headnote_it")
     assert str(error.value).startswith(f"{path}, line 1, column 'headnote_it': empty")
+
+
+def test_search_response_that_is_not_utf8_names_file_and_line(tmp_path):
+    from courtbench.errors import SourceError
+    from slds.readers.entscheidsuche import _read_response
+
+    path = tmp_path / "response.json"
+    path.write_bytes(b'{"hits": {"hits": [\n{"_id": "caf\xe9"}]}}')
+    with pytest.raises(SourceError, match=r"response.json, line 2: byte 0xe9 at offset \d+ is not UTF-8"):
+        _read_response(path, __import__("collections").Counter())

@@ -3,12 +3,15 @@ fields (sample id, law area, detected language) are filled in and recorded."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from courtbench.errors import SourceError
+from slds.assemble import shared_text_column
 from slds.language import detect_language
+from slds.readers import read_source
 from slds.readers.base import RawRow
 from slds.validate import validate_rows
 
@@ -96,6 +99,29 @@ def test_duplicate_sample_id():
 def test_rows_of_one_decision_must_agree():
     error = _error(_row(line=1), _row(line=2, headnote_language="fr", year=2019))
     assert error.column == "decision_id" and "at record 1" in str(error)
+
+
+def test_rows_of_one_decision_must_share_its_text(tmp_path):
+    """The build stores one decision text per decision_id; a second text must not be dropped."""
+    path = tmp_path / "rows.jsonl"
+    records = [_row().fields, dict(_row().fields, headnote_language="fr",
+                                   decision="Sachverhalt A. Ein anderer Text.")]
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+                    encoding="utf-8")
+    rows = read_source(path, "slds").rows
+    with pytest.raises(SourceError) as caught:
+        validate_rows(rows, detector=lambda text: pytest.fail("no detection expected"))
+    error = caught.value
+    assert error.path == str(path) and error.line == 2 and error.column == "decision"
+    assert "records 1 and 2 give decision 'd1' different texts" in str(error)
+    assert "first difference at character 15: 'Die Beschwerde" in str(error)
+    assert "expected the rows of one decision_id to share one decision text" in str(error)
+
+
+def test_shared_text_column_refuses_two_texts_for_one_key():
+    assert shared_text_column(["a", "b", "a"], ["k", "j", "k"]).to_pylist() == ["a", "b", "a"]
+    with pytest.raises(ValueError, match="row 1: key 'k' has a text different"):
+        shared_text_column(["a", "b"], ["k", "k"])
 
 
 def test_error_uses_source_column_name():

@@ -38,7 +38,8 @@ def guess_format(path: Path) -> str:
     if not path.is_file():
         raise SourceError(path, "file not found")
     if path.suffix.lower() == ".json":
-        with path.open(encoding="utf-8") as handle:
+        # A peek only: an invalid byte is reported, with its line, by the reader.
+        with path.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
         if head.lstrip().startswith("{") and '"hits"' in head:
             return "entscheidsuche"

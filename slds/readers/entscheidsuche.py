@@ -138,8 +138,15 @@ def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
 
 
 def _read_response(path: Path, skipped: Counter) -> tuple[list[RawRow], int]:
+    data = path.read_bytes()
     try:
-        response = json.loads(path.read_text(encoding="utf-8"))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise SourceError(path, f"byte 0x{data[error.start]:02x} at offset {error.start} is not "
+                                "UTF-8; expected a UTF-8 JSON search response", line=line) from None
+    try:
+        response = json.loads(text)
     except json.JSONDecodeError as error:
         raise SourceError(path, f"malformed JSON: {error.msg}", line=error.lineno) from error
     outer = response.get("hits") if isinstance(response, dict) else None

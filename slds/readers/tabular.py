@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pyarrow.parquet as pq
 
@@ -18,6 +18,9 @@ SUFFIXES: dict[str, str] = {
     ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
     ".csv": "csv",
 }
+
+QUOTING = ("expected RFC 4180 quoting: a quoted field closes with '\"' followed by a comma "
+           "or the line end, and a '\"' inside it is doubled")
 
 
 def file_kind(path: Path) -> str:
@@ -40,9 +43,14 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     CSV line on which the record starts (the header is line 1; quoted fields may span
     lines). Blank JSON Lines lines are ignored.
 
+    JSON Lines and CSV files must be UTF-8 (a leading BOM is dropped). JSON Lines are split
+    on line feeds only, so U+2028, U+0085 and other Unicode line breaks inside JSON strings
+    stay text (``str.splitlines`` would cut a record there).
+
     Raises:
-        SourceError: unreadable file, malformed JSON line, or a CSV row whose field count
-            differs from the header's.
+        SourceError: unreadable file, a byte that is not UTF-8 (with its line), malformed
+            JSON line, bad CSV quoting, or a CSV row whose field count differs from the
+            header's.
     """
     kind = file_kind(path)
     if not path.is_file():
@@ -59,9 +67,41 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         yield from _iter_csv(path)
 
 
+def _not_utf8(path: Path, data: bytes, error: UnicodeDecodeError, line: int, where: str,
+              kind: str) -> SourceError:
+    return SourceError(path, f"byte 0x{data[error.start]:02x} at offset {error.start} of the "
+                             f"{where} is not valid UTF-8; expected a UTF-8 {kind} file",
+                       line=line)
+
+
+def _utf8_lines(path: Path, handle: BinaryIO) -> Iterator[str]:
+    """The lines of a binary JSON Lines file, split on line feeds (LF) only (each keeps
+    its line end) and decoded as UTF-8; SourceError naming the line of a byte that is not UTF-8."""
+    for number, data in enumerate(handle, start=1):
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _not_utf8(path, data, error, number, "line", "JSON Lines") from error
+        yield line.removeprefix("\ufeff") if number == 1 else line
+
+
+def _csv_encoding_error(path: Path) -> SourceError:
+    """The error for the first byte of ``path`` that is not UTF-8, with its line (counted as
+    the CSV reader counts: after LF, CR LF or CR). Read only once decoding failed:
+    the streaming decoder reports a position within its buffer, not the file."""
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[:error.start]
+        line = len(before.splitlines()) + (not before or before.endswith((b"\n", b"\r")))
+        return _not_utf8(path, data, error, line, "file", "CSV")
+    return SourceError(path, "not valid UTF-8 while reading; expected a UTF-8 CSV file")
+
+
 def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    with path.open("rb") as handle:
+        for number, line in enumerate(_utf8_lines(path, handle), start=1):
             if not line.strip():
                 continue
             try:
@@ -77,12 +117,22 @@ def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _iter_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # decisions exceed the 128 KiB default
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
+    try:
+        yield from _csv_records(path)
+    except UnicodeDecodeError as error:
+        raise _csv_encoding_error(path) from error
+
+
+def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.reader(handle, strict=True)
         try:
             header = next(reader)
         except StopIteration:
             return
+        except csv.Error as error:
+            raise SourceError(path, f"malformed CSV header: {error}; {QUOTING}",
+                              line=1) from error
         while True:
             start = reader.line_num + 1
             try:
@@ -90,7 +140,8 @@ def _iter_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             except StopIteration:
                 return
             except csv.Error as error:
-                raise SourceError(path, f"malformed CSV: {error}", line=start) from error
+                raise SourceError(path, f"malformed CSV: {error}; {QUOTING}",
+                                  line=start) from error
             if not values:
                 continue
             if len(values) != len(header):
