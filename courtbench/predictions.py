@@ -8,7 +8,6 @@ together so that one run shows everything to fix.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Callable, Hashable, Iterable, Iterator
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from courtbench.errors import CourtbenchError, SourceError
+from courtbench.textio import decode_utf8, strict_csv
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 CSV_SUFFIXES = (".csv",)
@@ -41,21 +41,12 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
 
 
 def _records_csv(path: Path, text: str, columns: tuple[str, str]) -> Iterator[tuple[int, dict]]:
-    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
-    header = reader.fieldnames or []
+    header, records = strict_csv(path, io.StringIO(text, newline=""), skip_blank=True)
     missing = [c for c in columns if c not in header]
     if missing:
         raise SourceError(path, f"header {header} lacks column(s) {', '.join(missing)}", line=1)
-    start = reader.line_num + 1
-    try:
-        for record in reader:
-            if None in record:  # more fields than the header
-                raise SourceError(path, f"{len(header) + len(record[None])} fields, the header has "
-                                  f"{len(header)}", line=start)
-            yield start, record
-            start = reader.line_num + 1
-    except csv.Error as error:
-        raise SourceError(path, f"malformed CSV ({error})", line=reader.line_num) from None
+    for line, values in records:
+        yield line, dict(zip(header, values, strict=True))
 
 
 def _id_key(value: Any) -> str:
@@ -103,11 +94,12 @@ def read_predictions(
         raise SourceError(path, f"unknown predictions format {suffix or '(no suffix)'!r}; expected "
                           f"JSON Lines ({', '.join(JSONL_SUFFIXES)}) or CSV (.csv)")
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise SourceError(path, "file not found") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SourceError(path, f"cannot read as UTF-8 text: {error}") from None
+    except OSError as error:
+        raise SourceError(path, f"cannot read the file: {error}") from None
+    text = decode_utf8(path, data, expected="predictions file")
     records = (_records_jsonl(path, text) if suffix in JSONL_SUFFIXES
                else _records_csv(path, text, (id_column, value_column)))
 

@@ -10,7 +10,6 @@ The whole file is checked before any table is returned; there is no partial tabl
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import math
@@ -21,6 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from courtbench.errors import SourceError
+from courtbench.textio import decode_utf8, strict_csv
 from ecthr_npd import schema
 from ecthr_npd.schema import LIST_SEPARATOR, UNKNOWN, Column
 
@@ -28,18 +28,6 @@ from ecthr_npd.schema import LIST_SEPARATOR, UNKNOWN, Column
 _INT = re.compile(r"-?[0-9]+")
 _FLOAT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-def decode_utf8(path: Path, data: bytes) -> str:
-    """``data`` decoded as UTF-8 (a leading BOM is dropped); SourceError with the line of the
-    first invalid byte otherwise."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise SourceError(path, f"byte 0x{data[error.start]:02x} at offset {error.start} is not "
-                          "valid UTF-8; expected a UTF-8 (ASCII) CSV file", line=line) from error
-    return text.removeprefix("\ufeff")
 
 
 def read_rows(path: Path, expected_header: Sequence[str] | None = None,
@@ -60,29 +48,12 @@ def read_rows(path: Path, expected_header: Sequence[str] | None = None,
             the wrong number of fields.
     """
     path = Path(path)
-    text = decode_utf8(path, path.read_bytes())
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise SourceError(path, "file is empty; expected a header row", line=1) from None
-    except csv.Error as error:
-        raise SourceError(path, f"malformed CSV header ({error})", line=reader.line_num) from None
+    text = decode_utf8(path, path.read_bytes(), expected="(ASCII) CSV file")
+    header, records = strict_csv(path, io.StringIO(text, newline=""))
     _check_header(path, header, expected_header, required)
     columns: list[list[str]] = [[] for _ in header]
     lines: list[int] = []
-    while True:
-        start = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as error:
-            raise SourceError(path, f"malformed CSV ({error}); expected RFC 4180 quoting",
-                              line=start) from None
-        if len(row) != len(header):
-            raise SourceError(path, f"row has {len(row)} fields, expected {len(header)} "
-                              "(one per header column)", line=start)
+    for start, row in records:
         lines.append(start)
         for values, value in zip(columns, row, strict=True):
             values.append(value)

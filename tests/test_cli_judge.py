@@ -216,7 +216,9 @@ def test_read_predictions_parses_values_in_split_order(tmp_path):
     ("p.jsonl", '{"sample_id": null, "prediction": "x"}\n', r"column 'sample_id': invalid sample id None"),
     ("p.jsonl", '{"sample_id": "a", "prediction": 3}\n', r"column 'prediction': bad value 3"),
     ("p.csv", "id,prediction\na,x\n", r"p.csv, line 1: header \['id', 'prediction'\] lacks column\(s\) sample_id"),
-    ("p.csv", "sample_id,prediction\na,x,extra\n", r"line 2: 3 fields, the header has 2"),
+    ("p.csv", "sample_id,prediction\na,x,extra\n", r"line 2: row has 3 fields, expected 2"),
+    ("p.csv", "sample_id,prediction\na,\"x\"y\n", r"line 2: malformed CSV"),
+    ("p.csv", "", r"p.csv, line 1: file is empty"),
     ("p.txt", "a\tx\n", r"unknown predictions format '.txt'"),
 ])
 def test_read_predictions_errors_name_file_line_and_column(tmp_path, name, text, message):

@@ -49,3 +49,11 @@ def test_csv_values_may_span_lines_and_hold_separators(tmp_path):
                     encoding="utf-8")
     assert read_predictions(path, "sample_id", "prediction", ["x/de", "y/de"], str) == {
         "x/de": "eins\nzwei\u2028drei", "y/de": "vier"}
+
+
+def test_a_byte_that_is_not_utf8_names_its_line(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_bytes(b"sample_id,prediction\na,ok\nb,caf\xe9\n")
+    with pytest.raises(SourceError, match=r"preds.csv, line 3: byte 0xe9 at offset \d+ of the "
+                                          r"file is not valid UTF-8"):
+        read_predictions(path, "sample_id", "prediction", ["a", "b"], str)

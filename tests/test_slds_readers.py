@@ -302,5 +302,5 @@ def test_search_response_that_is_not_utf8_names_file_and_line(tmp_path):
 
     path = tmp_path / "response.json"
     path.write_bytes(b'{"hits": {"hits": [\n{"_id": "caf\xe9"}]}}')
-    with pytest.raises(SourceError, match=r"response.json, line 2: byte 0xe9 at offset \d+ is not UTF-8"):
+    with pytest.raises(SourceError, match=r"response.json, line 2: byte 0xe9 at offset \d+ of the file is not valid UTF-8"):
         _read_response(path, __import__("collections").Counter())

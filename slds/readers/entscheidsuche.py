@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from courtbench.errors import SourceError
+from courtbench.textio import decode_utf8
 from slds.readers.base import RawRow, SourceRead
 from slds.schema import LANGUAGES
 
@@ -138,13 +139,7 @@ def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
 
 
 def _read_response(path: Path, skipped: Counter) -> tuple[list[RawRow], int]:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise SourceError(path, f"byte 0x{data[error.start]:02x} at offset {error.start} is not "
-                                "UTF-8; expected a UTF-8 JSON search response", line=line) from None
+    text = decode_utf8(path, path.read_bytes(), expected="JSON search response")
     try:
         response = json.loads(text)
     except json.JSONDecodeError as error:

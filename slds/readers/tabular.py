@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import csv
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -12,15 +10,13 @@ from typing import Any, BinaryIO
 import pyarrow.parquet as pq
 
 from courtbench.errors import SourceError
+from courtbench.textio import decode_utf8, not_utf8_error, strict_csv
 
 SUFFIXES: dict[str, str] = {
     ".parquet": "parquet", ".pq": "parquet",
     ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl",
     ".csv": "csv",
 }
-
-QUOTING = ("expected RFC 4180 quoting: a quoted field closes with '\"' followed by a comma "
-           "or the line end, and a '\"' inside it is doubled")
 
 
 def file_kind(path: Path) -> str:
@@ -67,13 +63,6 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         yield from _iter_csv(path)
 
 
-def _not_utf8(path: Path, data: bytes, error: UnicodeDecodeError, line: int, where: str,
-              kind: str) -> SourceError:
-    return SourceError(path, f"byte 0x{data[error.start]:02x} at offset {error.start} of the "
-                             f"{where} is not valid UTF-8; expected a UTF-8 {kind} file",
-                       line=line)
-
-
 def _utf8_lines(path: Path, handle: BinaryIO) -> Iterator[str]:
     """The lines of a binary JSON Lines file, split on line feeds (LF) only (each keeps
     its line end) and decoded as UTF-8; SourceError naming the line of a byte that is not UTF-8."""
@@ -81,21 +70,18 @@ def _utf8_lines(path: Path, handle: BinaryIO) -> Iterator[str]:
         try:
             line = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise _not_utf8(path, data, error, number, "line", "JSON Lines") from error
+            raise not_utf8_error(path, data, error, line=number, expected="JSON Lines file",
+                                 offset_in="line") from None
         yield line.removeprefix("\ufeff") if number == 1 else line
 
 
 def _csv_encoding_error(path: Path) -> SourceError:
-    """The error for the first byte of ``path`` that is not UTF-8, with its line (counted as
-    the CSV reader counts: after LF, CR LF or CR). Read only once decoding failed:
-    the streaming decoder reports a position within its buffer, not the file."""
-    data = path.read_bytes()
+    """The error for the first byte of ``path`` that is not UTF-8, with its line. Read only
+    once decoding failed: the streaming decoder reports a position within its buffer."""
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        before = data[:error.start]
-        line = len(before.splitlines()) + (not before or before.endswith((b"\n", b"\r")))
-        return _not_utf8(path, data, error, line, "file", "CSV")
+        decode_utf8(path, path.read_bytes(), expected="CSV file")
+    except SourceError as error:
+        return error
     return SourceError(path, "not valid UTF-8 while reading; expected a UTF-8 CSV file")
 
 
@@ -116,7 +102,6 @@ def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _iter_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))  # decisions exceed the 128 KiB default
     try:
         yield from _csv_records(path)
     except UnicodeDecodeError as error:
@@ -125,26 +110,7 @@ def _iter_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.reader(handle, strict=True)
-        try:
-            header = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as error:
-            raise SourceError(path, f"malformed CSV header: {error}; {QUOTING}",
-                              line=1) from error
-        while True:
-            start = reader.line_num + 1
-            try:
-                values = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as error:
-                raise SourceError(path, f"malformed CSV: {error}; {QUOTING}",
-                                  line=start) from error
-            if not values:
-                continue
-            if len(values) != len(header):
-                raise SourceError(path, f"{len(values)} fields, expected {len(header)} as in "
-                                        f"the header", line=start)
+        # an empty source holds no record; validation reports that there are no rows
+        header, records = strict_csv(path, handle, skip_blank=True, allow_empty=True)
+        for start, values in records:
             yield start, dict(zip(header, values, strict=True))

@@ -1,0 +1,95 @@
+"""Strict reading of text sources: UTF-8 decoding and RFC 4180 CSV, with errors that name
+the file, the line, the offending value and what was expected.
+
+Shared by every reader of user files (the ECtHR-NPD release, SLDS sources, prediction
+files), so that they all reject the same malformed input the same way.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from courtbench.errors import SourceError
+
+CSV_QUOTING = ("expected RFC 4180 quoting: a quoted field closes with '\"' followed by a comma "
+               "or the line end, and a '\"' inside it is doubled")
+
+# Decisions run to hundreds of KiB; csv's default field limit is 128 KiB.
+csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+
+
+def not_utf8_error(path: str | Path, data: bytes, error: UnicodeDecodeError, *, line: int,
+                   expected: str, offset_in: str = "file") -> SourceError:
+    """The error for the first byte of ``data`` that is not UTF-8, on ``line``; ``data`` is
+    the whole file or one line (``offset_in``), which the byte offset counts from."""
+    return SourceError(path, f"byte 0x{data[error.start]:02x} at offset {error.start} of the "
+                             f"{offset_in} is not valid UTF-8; expected a UTF-8 {expected}",
+                       line=line)
+
+
+def decode_utf8(path: str | Path, data: bytes, *, expected: str = "text file") -> str:
+    """``data`` decoded as UTF-8 with a leading BOM dropped.
+
+    Raises:
+        SourceError: naming the line (counted after LF, CR LF or CR, as csv counts) and byte
+            offset of the first invalid byte.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[:error.start]
+        line = len(before.splitlines()) + (not before or before.endswith((b"\n", b"\r")))
+        raise not_utf8_error(path, data, error, line=line, expected=expected) from None
+    return text.removeprefix("\ufeff")
+
+
+def strict_csv(path: str | Path, lines: Iterable[str], *, skip_blank: bool = False,
+               allow_empty: bool = False) -> tuple[list[str], Iterator[tuple[int, list[str]]]]:
+    """Parse CSV strictly: the header, and an iterator of ``(line, values)`` per record.
+
+    Args:
+        path: the file, for messages.
+        lines: the text, e.g. an open file (``newline=""``) or ``io.StringIO(text, newline="")``.
+        skip_blank: skip empty lines instead of reporting them as rows with no field.
+        allow_empty: an empty file gives no header and no record instead of an error.
+
+    Returns:
+        ``(header, records)``; ``line`` is the 1-based line on which a record starts (quoted
+        fields may span lines; the header is line 1).
+
+    Raises:
+        SourceError: empty file, bad quoting, or a row whose field count differs from the
+            header's — with the line (raised while iterating for records).
+    """
+    reader = csv.reader(lines, strict=True)
+    try:
+        header = next(reader)
+    except StopIteration:
+        if allow_empty:
+            return [], iter(())
+        raise SourceError(path, "file is empty; expected a header row", line=1) from None
+    except csv.Error as error:
+        raise SourceError(path, f"malformed CSV header ({error}); {CSV_QUOTING}",
+                          line=reader.line_num) from None
+
+    def records() -> Iterator[tuple[int, list[str]]]:
+        while True:
+            start = reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                raise SourceError(path, f"malformed CSV ({error}); {CSV_QUOTING}",
+                                  line=start) from None
+            if skip_blank and not row:
+                continue
+            if len(row) != len(header):
+                raise SourceError(path, f"row has {len(row)} fields, expected {len(header)} "
+                                  "(one per header column)", line=start)
+            yield start, row
+
+    return header, records()
