@@ -150,3 +150,17 @@ def check_module_folder(name: str, imported_packages: set[str]) -> None:
     for line in source.splitlines():
         if line.startswith("import "):
             assert "," not in line, f"one import per line (evaluate parses them): {line!r}"
+
+
+def run_card_examples(name: str, namespace: dict) -> tuple[int, int]:
+    """Run the ``>>>`` examples in the Python code blocks of ``metrics/<name>/README.md`` in
+    this process with ``namespace`` as globals; returns ``(tries, failures)``."""
+    import doctest
+
+    card = (REPO_ROOT / "metrics" / name / "README.md").read_text(encoding="utf-8")
+    examples = "\n".join(block.split("```", 1)[0]
+                         for block in card.split("```python")[1:] if ">>>" in block)
+    test = doctest.DocTestParser().get_doctest(examples, dict(namespace), f"{name} card", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    return runner.tries, runner.failures
