@@ -121,8 +121,9 @@ def card_front_matter(name: str) -> dict:
 def check_module_folder(name: str, imported_packages: set[str]) -> None:
     """Assert the folder layout and Space metadata of ``metrics/<name>``.
 
-    ``imported_packages`` are the PyPI names the script imports; requirements.txt must list
-    exactly those.
+    ``imported_packages`` are the top-level modules the script imports from PyPI;
+    requirements.txt must list exactly those (PyPI names compared with "-" read as "_", as
+    ``rouge-score`` provides ``rouge_score``; comment lines ignored).
     """
     folder = REPO_ROOT / "metrics" / name
     for file in (f"{name}.py", "README.md", "requirements.txt", "app.py"):
@@ -138,9 +139,9 @@ def check_module_folder(name: str, imported_packages: set[str]) -> None:
     for section in ("description", "how to use", "inputs", "output", "examples", "limitations",
                     "citation"):
         assert any(section in heading for heading in headings), f"card lacks a {section!r} section"
-    requirements = {line.split(">")[0].split("=")[0].strip()
+    requirements = {line.split(">")[0].split("=")[0].strip().lower().replace("-", "_")
                     for line in (folder / "requirements.txt").read_text().splitlines()
-                    if line.strip()}
+                    if line.strip() and not line.lstrip().startswith("#")}
     assert requirements == imported_packages
     source = (folder / f"{name}.py").read_text(encoding="utf-8")
     top_level = {line.split()[1].split(".")[0] for line in source.splitlines()

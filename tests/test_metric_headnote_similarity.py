@@ -17,7 +17,7 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from metric_helpers import run_card_examples, run_fresh
+from metric_helpers import check_module_folder, run_card_examples, run_fresh
 from rouge_score import rouge_scorer
 
 from courtbench.metric_modules import load_metric_module
@@ -313,17 +313,8 @@ def test_card_examples_run():
     assert failures == 0 and tries >= 3
 
 
-def test_module_files_and_imports(repo_root):
-    folder = repo_root / "metrics" / "headnote_similarity"
-    for name in ("headnote_similarity.py", "README.md", "requirements.txt", "app.py"):
-        assert (folder / name).is_file(), name
-    requirements = (folder / "requirements.txt").read_text().lower().replace("-", "_")
-    for line in (folder / "headnote_similarity.py").read_text().splitlines():
-        if line.startswith(("import ", "from ")):
-            assert "," not in line.split(" import ")[0], line
-            module = line.split()[1].split(".")[0]
-            if module not in sys.stdlib_module_names:
-                assert module in requirements, module
+def test_module_files_and_imports():
+    check_module_folder("headnote_similarity", {"datasets", "evaluate", "numpy", "rouge_score", "sacrebleu"})
 
 
 @pytest.mark.slow
