@@ -42,7 +42,7 @@ bench: $(VENV)/.installed-test
 	$(PY) -m benchmarks
 
 lint: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check courtbench ecthr_npd slds metrics tests benchmarks
+	$(VENV)/bin/ruff check courtbench ecthr_npd slds tests benchmarks
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) .pytest_cache .hypothesis .ruff_cache

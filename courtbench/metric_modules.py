@@ -1,7 +1,10 @@
-"""Locate and import the metric modules in ``metrics/<name>/`` by path.
+"""Locate and import the ``evaluate`` metric modules that dataset plugins ship.
 
-Metric modules depend on nothing in this repository (they must run from a Hub Space), so
-builders and reports load them by file path instead of importing them as packages.
+Each plugin names its metric modules (:attr:`DatasetPlugin.metric_modules`); module ``NAME``
+of the plugin in package ``PKG`` is the folder ``PKG/metrics/NAME/`` (script, card, app,
+requirements), installed as package data. Metric modules depend on nothing in this
+repository (they must run from a Hub Space), so builders and reports load them by file path
+instead of importing them as packages.
 """
 
 from __future__ import annotations
@@ -13,29 +16,50 @@ from pathlib import Path
 from types import ModuleType
 
 from courtbench.errors import CourtbenchError
+from courtbench.plugins import load_plugins
+from courtbench.resources import package_path
 
-METRICS_DIR = Path(__file__).resolve().parent.parent / "metrics"
+
+def metric_folders() -> dict[str, Path]:
+    """Return ``{name: folder}`` of every metric module of the installed plugins, by name."""
+    folders: dict[str, Path] = {}
+    for plugin in load_plugins().values():
+        if plugin.package is None:
+            continue
+        for name in plugin.metric_modules:
+            folders[name] = package_path(plugin.package, "metrics", name)
+    return dict(sorted(folders.items()))
 
 
 def metric_dir(name: str) -> Path:
-    """Return ``metrics/<name>``; raises CourtbenchError when the folder or script is missing."""
-    folder = METRICS_DIR / name
+    """Return the folder of metric module ``name``.
+
+    Raises:
+        CourtbenchError: no installed plugin ships ``name``, or its script is missing.
+    """
+    folders = metric_folders()
+    folder = folders.get(name)
+    if folder is None:
+        raise CourtbenchError(f"metric module {name!r} not found; available: "
+                              f"{', '.join(folders) or 'none'}")
     if not (folder / f"{name}.py").is_file():
-        available = sorted(p.name for p in METRICS_DIR.iterdir() if (p / f"{p.name}.py").is_file())
-        raise CourtbenchError(f"metric module {name!r} not found in {METRICS_DIR}; "
-                              f"available: {', '.join(available) or 'none'}")
+        raise CourtbenchError(f"metric module {name!r}: {folder / (name + '.py')} is missing")
     return folder
 
 
 @cache
 def load_metric_module(name: str) -> ModuleType:
-    """Import ``metrics/<name>/<name>.py`` as a plain Python module (no evaluate overhead).
+    """Import ``<folder>/<name>.py`` as a plain Python module (no evaluate overhead).
 
     The module's plain functions (e.g. ``npd_regression.npd_regression``) are then callable
     directly. Cached per name.
     """
-    path = metric_dir(name) / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"courtbench_metric_{name}", path)
+    return import_module_file(metric_dir(name) / f"{name}.py", f"courtbench_metric_{name}")
+
+
+def import_module_file(path: Path, module_name: str) -> ModuleType:
+    """Import the Python file ``path`` under ``module_name`` (registered in ``sys.modules``)."""
+    spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:  # pragma: no cover - spec_from_file_location on a .py
         raise CourtbenchError(f"cannot import metric module from {path}")
     module = importlib.util.module_from_spec(spec)

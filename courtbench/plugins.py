@@ -42,6 +42,11 @@ class DatasetPlugin:
         add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
             scale in (0, 1]; returns a short text summary to print.
+        package: the import name of the dataset package; its resources (card template,
+            metric folders) are found inside it with :mod:`importlib.resources`.
+        metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
+            folder ``<package>/metrics/<name>/`` holding ``<name>.py``, card, app and
+            requirements (see :mod:`courtbench.metric_modules`).
     """
 
     name: str
@@ -54,6 +59,8 @@ class DatasetPlugin:
     add_evaluate_arguments: ArgumentAdder | None = None
     evaluate: ArgsRunner | None = None
     demo: Callable[[Path, float], str] | None = None
+    package: str | None = None
+    metric_modules: tuple[str, ...] = ()
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:

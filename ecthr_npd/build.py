@@ -2,7 +2,7 @@
 
 ``source CSV ──read+validate──▶ canonical table ──locked (verified) or recomputed membership──▶
 configs (default / id / ood / challenging / audit [/ applicants]) ──leakage audit──▶
-courtbench.hub.write_hub_folder`` (parquet + card rendered from ``cards/ecthr_npd.md``).
+courtbench.hub.write_hub_folder`` (parquet + card rendered from ``ecthr_npd/card_template.md``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from datasets.table import InMemoryTable
 
 from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
+from courtbench.resources import package_path
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from ecthr_npd import schema
 from ecthr_npd.card import card_context, card_metadata
@@ -43,7 +44,7 @@ from ecthr_npd.synthetic import DEFAULT_ROWS, SPLIT_COUNTS, write_synthetic
 from ecthr_npd.views import ID_SIZE, recompute_views
 
 PLUGIN_NAME = "ecthr_npd"
-CARD_TEMPLATE = Path(__file__).resolve().parent.parent / "cards" / "ecthr_npd.md"
+CARD_TEMPLATE = package_path("ecthr_npd", "card_template.md")
 SPLIT_NAMES = schema.SPLITS
 
 

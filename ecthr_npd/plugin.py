@@ -102,4 +102,6 @@ PLUGIN = DatasetPlugin(
     add_evaluate_arguments=add_evaluate_arguments,
     evaluate=evaluate,
     demo=run_demo,
+    package="ecthr_npd",
+    metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from courtbench.resources import package_path
 from courtbench.hub import HubFolderReport, write_hub_folder
 from slds.assemble import ONE_SHOT_SPLIT, assemble, make_configs
 from slds.card import (
@@ -29,7 +30,7 @@ from slds.splits import SplitBoundaries
 from slds.synthetic import generate_wide_rows
 from slds.validate import ValidatedRows, validate_rows
 
-CARD_TEMPLATE = Path(__file__).resolve().parent.parent / "cards" / "slds.md"
+CARD_TEMPLATE = package_path("slds", "card_template.md")
 FIGURE_NAME = "length_distribution.png"
 DEFAULT_SYNTHETIC_DECISIONS = 20_000
 SLDS_LICENSE = "cc-by-4.0"

@@ -1,9 +1,9 @@
-"""Statistics and figure for the SLDS dataset card (template: ``cards/slds.md``).
+"""Statistics and figure for the SLDS dataset card (template: ``slds/card_template.md``).
 
 - :func:`language_table`: decisions per split × decision language;
 - :func:`law_area_table`: decisions per law area × split;
 - :func:`properties_by_split`: the summarization-properties aggregates per split of the
-  ``default`` config, computed with the metric module ``metrics/summarization_properties``
+  ``default`` config, computed with the metric module ``slds/metrics/summarization_properties``
   (loaded by path); when that module is not installed the card says the table is not
   computed — no placeholder numbers;
 - :func:`length_figure`: histogram PNG of decision and headnote lengths.
@@ -88,7 +88,7 @@ def properties_by_split(assembled: Assembled, *,
     tables = split_properties(module, assembled.columns, assembled.splits,
                               [name for name, _ in CARD_PROPERTIES])
     seconds = time.perf_counter() - start_time
-    return tables, f"computed with metrics/{PROPERTIES_MODULE}", seconds
+    return tables, f"computed with slds/metrics/{PROPERTIES_MODULE}", seconds
 
 
 def properties_rows(tables: dict[str, dict[str, dict[str, Any]]]) -> dict[str, list[list[Any]]]:

@@ -95,4 +95,6 @@ PLUGIN = DatasetPlugin(
     add_evaluate_arguments=add_evaluate_arguments,
     evaluate=evaluate,
     demo=run_demo,
+    package="slds",
+    metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )

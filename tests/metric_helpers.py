@@ -17,6 +17,8 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from courtbench.metric_modules import metric_dir
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 #: Euro amounts as the benchmark has them: exact zeros, whole euros, cents, and sub-threshold
@@ -81,8 +83,10 @@ def run_fresh(code: str, tmp_path: Path):
 
 
 CARD_DOCTEST = """
-import doctest, json, sys
+import doctest, json, os, sys
 sys.path.insert(0, {folder!r})
+# cards load their module as "metrics/<name>", relative to the dataset package's folder
+os.chdir(os.path.dirname(os.path.dirname({folder!r})))
 lines = open({card!r}, encoding="utf-8").read().splitlines()
 # a closing code fence would read as expected output: blank the fence lines
 text = chr(10).join("" if line.startswith("```") else line for line in lines)
@@ -102,7 +106,7 @@ def run_fresh_module_checks(name: str, check_code: str, tmp_path: Path) -> dict:
     Returns ``{"check": result, "card": {"attempted", "failed", "report"}}``. One interpreter
     for both because starting one that imports ``evaluate`` costs seconds.
     """
-    folder = REPO_ROOT / "metrics" / name
+    folder = metric_dir(name)
     card = CARD_DOCTEST.format(folder=str(folder), card=str(folder / "README.md"), name=name)
     code = (textwrap.dedent(check_code) + card
             + 'print(json.dumps({"check": result, "card": card_outcome}))\n')
@@ -113,7 +117,7 @@ def card_front_matter(name: str) -> dict:
     """The YAML front matter of ``metrics/<name>/README.md``."""
     import yaml
 
-    text = (REPO_ROOT / "metrics" / name / "README.md").read_text(encoding="utf-8")
+    text = (metric_dir(name) / "README.md").read_text(encoding="utf-8")
     assert text.startswith("---\n"), "card must open with YAML front matter"
     return yaml.safe_load(text.split("---\n", 2)[1])
 
@@ -125,7 +129,7 @@ def check_module_folder(name: str, imported_packages: set[str]) -> None:
     requirements.txt must list exactly those (PyPI names compared with "-" read as "_", as
     ``rouge-score`` provides ``rouge_score``; comment lines ignored).
     """
-    folder = REPO_ROOT / "metrics" / name
+    folder = metric_dir(name)
     for file in (f"{name}.py", "README.md", "requirements.txt", "app.py"):
         assert (folder / file).is_file(), f"metrics/{name}/{file} is missing"
     meta = card_front_matter(name)
@@ -158,7 +162,7 @@ def run_card_examples(name: str, namespace: dict) -> tuple[int, int]:
     this process with ``namespace`` as globals; returns ``(tries, failures)``."""
     import doctest
 
-    card = (REPO_ROOT / "metrics" / name / "README.md").read_text(encoding="utf-8")
+    card = (metric_dir(name) / "README.md").read_text(encoding="utf-8")
     examples = "\n".join(block.split("```", 1)[0]
                          for block in card.split("```python")[1:] if ">>>" in block)
     test = doctest.DocTestParser().get_doctest(examples, dict(namespace), f"{name} card", None, 0)

@@ -48,7 +48,7 @@ def _by_index(script):
 
 
 def test_template_files_are_identical_to_the_embedded_defaults(repo_root):
-    folder = repo_root / "metrics" / "headnote_judge"
+    folder = repo_root / "slds" / "metrics" / "headnote_judge"
     assert (folder / "system_prompt.txt").read_text(encoding="utf-8") == hj.DEFAULT_SYSTEM_TEMPLATE
     assert (folder / "user_prompt.txt").read_text(encoding="utf-8") == hj.DEFAULT_USER_TEMPLATE
     used = hj.template_placeholders(hj.DEFAULT_SYSTEM_TEMPLATE) | hj.template_placeholders(
@@ -426,7 +426,7 @@ def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_embedded_templates(
         env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
                "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "JUDGE_KEY": SECRET}
         run = subprocess.run([sys.executable, "-c", LOAD_SCRIPT,
-                              str(repo_root / "metrics" / "headnote_judge"), server.url],
+                              str(repo_root / "slds" / "metrics" / "headnote_judge"), server.url],
                              capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
         assert run.returncode == 0, run.stderr
         system = server.requests[0].body["messages"][0]["content"]
@@ -448,7 +448,7 @@ def test_card_front_matter_and_examples(repo_root):
 
     import yaml
 
-    card = (repo_root / "metrics" / "headnote_judge" / "README.md").read_text(encoding="utf-8")
+    card = (repo_root / "slds" / "metrics" / "headnote_judge" / "README.md").read_text(encoding="utf-8")
     _, front, body = card.split("---\n", 2)
     meta = yaml.safe_load(front)
     assert {"title", "emoji", "colorFrom", "colorTo", "sdk_version", "pinned", "tags"} <= set(meta)
@@ -483,7 +483,7 @@ def test_space_app_judges_one_pair(repo_root, monkeypatch):
     monkeypatch.setitem(sys.modules, "gradio", stub)
     monkeypatch.setitem(sys.modules, "headnote_judge", hj)
     spec = importlib.util.spec_from_file_location(
-        "headnote_judge_app", repo_root / "metrics" / "headnote_judge" / "app.py")
+        "headnote_judge_app", repo_root / "slds" / "metrics" / "headnote_judge" / "app.py")
     app = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(app)
     assert app.demo.fn is app.judge_one

@@ -6,7 +6,7 @@ printed. Then, to show the metric modules as users load them, it generates an
 ECtHR-NPD-like test set (zero-inflated, log-normal awards with the published test-split
 shape) and two noisy systems, deterministically from ``--seed``; runs ``npd_regression``,
 ``zero_f1`` and ``bootstrap_mae`` through ``evaluate.load`` on the module folders in
-``metrics/``; prints a compact summary and writes the results as JSON into
+the plugins' metric folders; prints a compact summary and writes the results as JSON into
 ``--out/metric_example``.
 """
 

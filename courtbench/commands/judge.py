@@ -1,4 +1,4 @@
-"""``courtbench judge``: score generated headnotes with an LLM judge (metrics/headnote_judge).
+"""``courtbench judge``: score generated headnotes with an LLM judge (metric module headnote_judge).
 
 Loads one config/split of an SLDS-like Hub folder offline, reads the predictions (JSON Lines
 or CSV with ``sample_id`` and ``prediction``), sends every pair (gold, generated) to the judge

@@ -7,7 +7,8 @@ Every folder is checked offline first (see :mod:`courtbench.publish.checks`); wi
 all folders are checked before anything is sent, and one failure stops the whole run.
 ``--all`` publishes each ``<name>/`` folder of ``--datasets-dir`` (built beforehand with
 ``courtbench build NAME --out DIR/NAME``; every installed dataset plugin must have one) to
-``ORG/<name>`` and every folder of ``metrics/`` to the Space ``ORG/<name>``.
+``ORG/<name>`` and every metric module the plugins ship (or every folder of ``--metrics-dir``)
+to the Space ``ORG/<name>``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from huggingface_hub import HfApi
 
 from courtbench.errors import CourtbenchError
-from courtbench.metric_modules import METRICS_DIR
+from courtbench.metric_modules import metric_folders
 from courtbench.plugins import load_plugins
 from courtbench.publish import (
     DATASET,
@@ -40,8 +41,11 @@ def _subfolders(parent: Path) -> list[Path]:
                   if p.is_dir() and not p.name.startswith((".", "_")))
 
 
-def all_targets(org: str, datasets_dir: Path, metrics_dir: Path) -> list[tuple[Path, str]]:
+def all_targets(org: str, datasets_dir: Path,
+                metrics_dir: Path | None = None) -> list[tuple[Path, str]]:
     """``(folder, repo_id)`` for every dataset folder and metric folder, datasets first.
+
+    Metric folders are those of ``metrics_dir`` when given, else the installed plugins'.
 
     Raises:
         CourtbenchError: a subfolder of the wrong kind, or an installed dataset plugin
@@ -49,8 +53,11 @@ def all_targets(org: str, datasets_dir: Path, metrics_dir: Path) -> list[tuple[P
     """
     problems = []
     targets = []
-    for parent, kind in ((datasets_dir, DATASET), (metrics_dir, METRIC)):
-        for folder in _subfolders(parent):
+    metric_parent = metrics_dir if metrics_dir is not None else Path("<installed metric modules>")
+    for parent, kind in ((datasets_dir, DATASET), (metric_parent, METRIC)):
+        folders = (list(metric_folders().values()) if kind == METRIC and metrics_dir is None
+                   else _subfolders(parent))
+        for folder in folders:
             try:
                 found = detect_kind(folder)
             except CourtbenchError as error:
@@ -125,15 +132,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "publish", help="publish a dataset folder or metric module to the Hub",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path, nargs="?", metavar="DIR",
-                        help="a dataset folder from `courtbench build`, or metrics/<name>")
+                        help="a dataset folder from `courtbench build`, or a metric folder "
+                             "(`courtbench metrics path NAME`)")
     parser.add_argument("--repo-id", metavar="ORG/NAME", help="target repository (with DIR)")
     parser.add_argument("--all", action="store_true",
                         help="publish every dataset folder in --datasets-dir and every metric")
     parser.add_argument("--org", metavar="ORG", help="Hub user or organisation (with --all)")
     parser.add_argument("--datasets-dir", type=Path, metavar="DIR",
                         help="folder holding <name>/ dataset folders built by `courtbench build`")
-    parser.add_argument("--metrics-dir", type=Path, default=METRICS_DIR, metavar="DIR",
-                        help="folder of metric modules (default: %(default)s)")
+    parser.add_argument("--metrics-dir", type=Path, default=None, metavar="DIR",
+                        help="folder of metric modules (default: those the installed dataset "
+                             "plugins ship; see `courtbench metrics list`)")
     parser.add_argument("--private", action="store_true",
                         help="create new repositories private (existing ones keep theirs)")
     parser.add_argument("--revision", metavar="BRANCH",

@@ -5,7 +5,7 @@ Two kinds of folder are published:
 - a **dataset** folder written by ``courtbench build``: ``README.md`` whose YAML front matter
   has ``configs:``, and a ``data/`` folder. It goes to a Hub *dataset* repository.
   Uploadable: ``README.md``, ``data/**/*.parquet``, ``*.png`` at the top level.
-- a **metric** folder ``<name>/`` from ``metrics/``: ``<name>.py``, ``README.md``, ``app.py``
+- a **metric** folder ``<name>/`` (``<dataset>/metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
   four files and plain-text (UTF-8) prompt templates ``*.txt`` at the top level.
 

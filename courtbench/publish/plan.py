@@ -94,7 +94,7 @@ def make_plan(folder: Path, repo_id: str, *, private: bool = False,
     """Check ``folder`` offline and plan its publication to ``repo_id``.
 
     Args:
-        folder: a dataset folder built by ``courtbench build`` or a ``metrics/<name>`` folder.
+        folder: a dataset folder built by ``courtbench build`` or a metric-module folder.
         repo_id: ``ORG/NAME``.
         private: create the repository private.
         revision: branch to commit to (created from main when missing); None for main.
