@@ -8,7 +8,6 @@ courtbench.hub.write_hub_folder`` (parquet + card rendered from ``ecthr_npd/card
 from __future__ import annotations
 
 import csv
-import hashlib
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -24,11 +23,12 @@ from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
 from courtbench.resources import package_path
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
+from courtbench.hub.files import sha256_file
 from ecthr_npd import schema
 from ecthr_npd.card import card_context, card_metadata
 from ecthr_npd.composition import encode, total_variation
 from ecthr_npd.figures import award_distribution_figure
-from ecthr_npd.leakage import column_problems
+from ecthr_npd.audit import column_problems
 from ecthr_npd.reader import read_applicant_level, read_case_level
 from ecthr_npd.splits import (
     TEST,
@@ -40,8 +40,14 @@ from ecthr_npd.splits import (
     membership_problems,
     recompute_split,
 )
-from ecthr_npd.synthetic import DEFAULT_ROWS, SPLIT_COUNTS, write_synthetic
-from ecthr_npd.views import ID_SIZE, recompute_views
+from ecthr_npd.synthetic import DEFAULT_ROWS, write_synthetic
+from ecthr_npd.views import (  # locked_id_size: re-exported, callers import it from here
+    ID_SIZE,
+    assigned_id_size,
+    locked_id_size,
+    recompute_views,
+    scaled_id_size,
+)
 
 PLUGIN_NAME = "ecthr_npd"
 CARD_TEMPLATE = package_path("ecthr_npd", "card_template.md")
@@ -80,21 +86,6 @@ class BuildResult:
     split_agreement: float | None
     timings: dict[str, float] = field(default_factory=dict)
     id_size_checked: int | None = None
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def locked_id_size(test_rows: int, id_size: int = ID_SIZE) -> int | None:
-    """The ID view size locked verification requires: ``id_size`` (the release's 1,000 unless
-    overridden by ``--id-size``), or ``None`` — the size is not checked — when the test split
-    holds fewer than ``id_size`` cases. Such a file is a sample of the release (e.g. the
-    69-case ``case_level.sample_test_2025.csv``, whose 30 ID cases are the release's) or a
-    scaled stand-in, and its ID view cannot have the full size; demanding all of the test
-    split instead would reject every such file. The ID/OOD partition of test and a non-empty
-    ID view are still required."""
-    return id_size if test_rows >= id_size else None
 
 
 def view_masks(membership: Membership) -> dict[str, np.ndarray]:
@@ -233,7 +224,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     if recompute:
         split = recompute_split(table, sizes=split_sizes)
         membership = recompute_views(table, split, id_size=id_size, encoded=encoded)
-        expected_id = min(id_size, int((split == TEST).sum()))
+        expected_id = assigned_id_size(id_size, int((split == TEST).sum()))
         source_kind = "recomputed"
     else:
         if locked_problems:
@@ -254,7 +245,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     leakage_check(configs)
     provenance = {
         "source_file": source.name,
-        "source_sha256": _sha256(source),
+        "source_sha256": sha256_file(source),
         "membership": source_kind,
         "builder": f"courtbench {courtbench_version} (ecthr_npd)",
         **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
@@ -289,7 +280,7 @@ def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
         if id_size is None:  # write_synthetic's default: 1,000 scaled by the test split's share
             with open(source, encoding="utf-8", newline="") as handle:
                 n_test = sum(row["split"] == "test" for row in csv.DictReader(handle))
-            id_size = max(1, round(ID_SIZE * n_test / SPLIT_COUNTS[2]))
+            id_size = scaled_id_size(n_test)
         return build_folder(out_dir, source, id_size=id_size,
                             synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed})
 

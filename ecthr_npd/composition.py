@@ -1,9 +1,9 @@
 """Composition of splits and views: the eight matching dimensions, total variation, tables.
 
-The protocol compares a test view with the train+validation *reference* on eight dimensions
-(DESIGN.md): respondent country, case importance, violation type, applicant-count bucket,
-violation-count bucket, representation, separate opinion (categorical: TV = ½ Σ_c
-|p_ref(c) − p_view(c)|, null counted as its own category) and the top-20 violated articles of
+The protocol (the benchmark's paper) compares a test view with the train+validation
+*reference* on eight dimensions: respondent country, case importance, violation type,
+applicant-count bucket, violation-count bucket, representation, separate opinion
+(categorical: TV = ½ Σ_c |p_ref(c) − p_view(c)|, null counted as its own category) and the top-20 violated articles of
 the reference (prevalence: ½ Σ_a |prev_ref(a) − prev_view(a)|). The reported mean TV is the
 unweighted mean of the eight; the weights only steer the ID selection. Court formation is
 reported beside them as a diagnostic, outside the mean.

@@ -1,7 +1,7 @@
 """ECtHR-NPD's part of ``courtbench demo``: synthetic build → baselines → evaluation report.
 
 :func:`run_demo` builds and verifies the SYNTHETIC stand-in at ``scale`` × 14,575 cases
-(through the plugin's build demo), runs every baseline and writes the evaluation report::
+(:func:`build_demo`), runs every baseline and writes the evaluation report::
 
     <out_dir>/ecthr_npd/              Hub folder (synthetic)
     <out_dir>/ecthr_npd_predictions/  one predictions file per baseline + settings.json
@@ -14,10 +14,26 @@ import sys
 import time
 from pathlib import Path
 
+from courtbench.hub import verify_folder
+from ecthr_npd.audit import audit_folder
 from ecthr_npd.baselines import SYSTEMS
 from ecthr_npd.baselines.data import load_benchmark
 from ecthr_npd.baselines.run import run_baselines_on
+from ecthr_npd.build import build_synthetic
 from ecthr_npd.evaluation import evaluate_files
+from ecthr_npd.synthetic import DEFAULT_ROWS
+
+
+def build_demo(folder: Path, scale: float) -> str:
+    """Build and verify the synthetic stand-in at ``scale`` × 14,575 cases into
+    ``folder/ecthr_npd``; returns a one-line summary."""
+    n = max(300, round(DEFAULT_ROWS * scale))
+    out = Path(folder) / "ecthr_npd"
+    result = build_synthetic(out, n=n)
+    verify_folder(out, audit=audit_folder)
+    counts = ", ".join(f"{k} {v:,}" for k, v in result.counts.items())
+    return (f"ecthr_npd (SYNTHETIC, n={n:,}): {counts}; ID mean TV "
+            f"{result.tv['id']['mean']:.4f}; built in {result.timings['total']:.1f} s → {out}")
 
 
 def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
@@ -28,8 +44,6 @@ def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
         scale: size of the synthetic build relative to the release's 14,575 cases, in (0, 1].
         resamples: paired bootstrap resamples of the report.
     """
-    from ecthr_npd.plugin import demo as build_demo
-
     if not 0 < scale <= 1:
         raise ValueError(f"scale={scale}; expected a number in (0, 1]")
     out_dir = Path(out_dir)

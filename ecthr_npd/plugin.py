@@ -4,7 +4,7 @@
 [--recompute] [--id-size N] --out DIR`` or ``courtbench build ecthr_npd --synthetic
 [--n N --seed S --id-size N] --out DIR`` (``--id-size``: the ID view size to assign with
 ``--recompute``, else the size the locked ID view is verified against); ``courtbench verify DIR`` runs
-:func:`ecthr_npd.leakage.audit_folder`.
+:func:`ecthr_npd.audit.audit_folder`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
 from ecthr_npd.build import build_folder, build_synthetic, format_report
 from ecthr_npd.demo import run_demo
 from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
-from ecthr_npd.leakage import audit_folder
+from ecthr_npd.audit import audit_folder
 from ecthr_npd.synthetic import DEFAULT_ROWS
 from ecthr_npd.views import ID_SIZE
 
@@ -75,20 +75,6 @@ def build(args: argparse.Namespace) -> int:
                               split_sizes=args.split_sizes)
     print(format_report(result))
     return 0
-
-
-def demo(folder: Path, scale: float) -> str:
-    """Build and verify the synthetic stand-in at ``scale`` × 14,575 cases into
-    ``folder/ecthr_npd``; returns a one-line summary."""
-    from courtbench.hub import verify_folder
-
-    n = max(300, round(DEFAULT_ROWS * scale))
-    out = Path(folder) / "ecthr_npd"
-    result = build_synthetic(out, n=n)
-    verify_folder(out, audit=audit_folder)
-    counts = ", ".join(f"{k} {v:,}" for k, v in result.counts.items())
-    return (f"ecthr_npd (SYNTHETIC, n={n:,}): {counts}; ID mean TV "
-            f"{result.tv['id']['mean']:.4f}; built in {result.timings['total']:.1f} s → {out}")
 
 
 PLUGIN = DatasetPlugin(

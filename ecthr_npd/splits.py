@@ -15,6 +15,7 @@ import pyarrow as pa
 from ecthr_npd import schema
 
 SPLIT_FRACTIONS = (0.7, 0.1, 0.2)
+RELEASE_SPLIT_SIZES = (10_217, 1_461, 2_897)  # the release's train / validation / test rows
 TRAIN, VALIDATION, TEST = (schema.SPLITS.index(s) for s in ("train", "validation", "test"))
 
 

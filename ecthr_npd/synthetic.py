@@ -1,8 +1,8 @@
 """A synthetic stand-in for the ECtHR-NPD release, in the release's exact CSV format.
 
 :func:`write_synthetic` writes a ``case_level.csv`` with the release's 33 columns, any number
-of rows (default 14,575), deterministic for a given seed. It is calibrated to the protocol's
-published aggregates (DESIGN.md; :data:`PUBLISHED`): split sizes and date ranges, per-split
+of rows (default 14,575), deterministic for a given seed. It is calibrated to the aggregates
+the benchmark's paper publishes (:data:`PUBLISHED`): split sizes and date ranges, per-split
 zero share, positive median, positive p95 and maximum award, court formation, applicant and
 violation buckets. Country and article frequencies, award levels, GDP figures and every
 other distribution are this module's own rounded, plausible choices (:data:`COUNTRIES`,
@@ -27,13 +27,13 @@ import numpy as np
 
 from ecthr_npd import schema
 from ecthr_npd.reader import read_case_level
-from ecthr_npd.splits import split_sizes
-from ecthr_npd.views import ID_SIZE, recompute_views
+from ecthr_npd.splits import RELEASE_SPLIT_SIZES, split_sizes
+from ecthr_npd.views import recompute_views, scaled_id_size
 
 DEFAULT_ROWS = 14_575
-SPLIT_COUNTS = (10_217, 1_461, 2_897)  # the release's split sizes (DESIGN.md)
+SPLIT_COUNTS = RELEASE_SPLIT_SIZES
 
-# Published aggregates of the release (DESIGN.md), per split train / validation / test.
+# Published aggregates of the release (its paper), per split train / validation / test.
 PUBLISHED = {
     "date_range": {"train": ("1968-06-27", "2019-07-18"),
                    "validation": ("2019-07-23", "2021-12-16"),
@@ -478,7 +478,7 @@ def write_synthetic(path: str | Path, n: int = DEFAULT_ROWS, seed: int = 0,
         split = np.asarray(table.column("split").to_numpy(), dtype=np.int64)
         n_test = int((split == 2).sum())
         if id_size is None:
-            id_size = max(1, round(ID_SIZE * n_test / SPLIT_COUNTS[2]))
+            id_size = scaled_id_size(n_test)
         membership = recompute_views(table, split, id_size=id_size)
         columns["test_view"] = [schema.TEST_VIEWS[v] for v in membership.test_view]
         _write_csv(draft, columns)

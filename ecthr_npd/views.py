@@ -24,9 +24,42 @@ from ecthr_npd.composition import (
     shares,
     top_articles,
 )
-from ecthr_npd.splits import TEST, TRAIN, VALIDATION, Membership, challenging_mask
+from ecthr_npd.splits import (
+    RELEASE_SPLIT_SIZES,
+    TEST,
+    TRAIN,
+    VALIDATION,
+    Membership,
+    challenging_mask,
+)
 
-ID_SIZE = 1000
+ID_SIZE = 1000  # the release's ID view
+
+
+# The ID-size rule, in one place: which ID view size is assigned, scaled or verified.
+
+def scaled_id_size(test_rows: int) -> int:
+    """The ID view size of a stand-in whose test split holds ``test_rows`` cases when none is
+    given: the release's 1,000 scaled by ``test_rows`` / 2,897 (the release's test split),
+    at least 1 — so 1,000 at the release's size."""
+    return max(1, round(ID_SIZE * test_rows / RELEASE_SPLIT_SIZES[2]))
+
+
+def assigned_id_size(id_size: int, test_rows: int) -> int:
+    """The ID view size a recompute assigns: the requested ``id_size``, at most the test
+    split's ``test_rows`` cases."""
+    return min(id_size, test_rows)
+
+
+def locked_id_size(test_rows: int, id_size: int = ID_SIZE) -> int | None:
+    """The ID view size locked verification requires: ``id_size`` (the release's 1,000 unless
+    overridden by ``--id-size``), or ``None`` — the size is not checked — when the test split
+    holds fewer than ``id_size`` cases. Such a file is a sample of the release (e.g. the
+    69-case ``case_level.sample_test_2025.csv``, whose 30 ID cases are the release's) or a
+    scaled stand-in, and its ID view cannot have the full size; demanding all of the test
+    split instead would reject every such file. The ID/OOD partition of test and a non-empty
+    ID view are still required."""
+    return id_size if test_rows >= id_size else None
 
 
 def select_id_view(encoded: Encoded, reference: np.ndarray, pool: np.ndarray,
@@ -89,7 +122,7 @@ def recompute_views(table: pa.Table, split: np.ndarray, *, id_size: int = ID_SIZ
     encoded = encoded if encoded is not None else encode(table)
     reference = (split == TRAIN) | (split == VALIDATION)
     test = split == TEST
-    in_id = select_id_view(encoded, reference, test, min(id_size, int(test.sum())))
+    in_id = select_id_view(encoded, reference, test, assigned_id_size(id_size, int(test.sum())))
     view = np.full(len(split), schema.TEST_VIEWS.index("not_applicable"), dtype=np.int64)
     view[test] = schema.TEST_VIEWS.index("OOD")
     view[in_id] = schema.TEST_VIEWS.index("ID")

@@ -13,22 +13,34 @@ build is ``courtbench build slds --synthetic``).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
+from courtbench.hub import verify_folder
+from slds.audit import audit_folder
 from slds.baselines import BASELINES, DEFAULT_BUDGET
+from slds.baselines.run import run_baselines_on
+from slds.build import DEFAULT_SYNTHETIC_DECISIONS, build_synthetic
 from slds.evaluation import EvaluationSettings, evaluate_files
-from slds.run_baselines import run_baselines
 
 DEMO_DECISIONS = 5_000
 
 
+def build_demo(folder: Path, scale: float) -> str:
+    """Build and verify the synthetic stand-in at ``scale`` × 20,000 decisions into
+    ``folder/slds``; returns a one-line summary."""
+    decisions = max(60, round(DEFAULT_SYNTHETIC_DECISIONS * scale))
+    out = Path(folder) / "slds"
+    result = build_synthetic(out, decisions=decisions)
+    verify_folder(out, audit=audit_folder)
+    return (f"slds (SYNTHETIC, {decisions:,} decisions, {result.rows:,} rows, "
+            f"{len(result.split_sizes)} configs) built in {sum(result.timings.values()):.1f} s "
+            f"→ {out}")
+
+
 def run_demo(out_dir: Path, scale: float) -> str:
     """Run the SLDS demo into ``out_dir``; returns the main table and the paths as text."""
-    from slds.plugin import demo as build_demo
-
     if not 0 < scale <= 1:
         raise ValueError(f"scale={scale}; expected a number in (0, 1]")
     out_dir = Path(out_dir)
@@ -38,8 +50,8 @@ def run_demo(out_dir: Path, scale: float) -> str:
     folder, predictions, report_dir = (out_dir / "slds", out_dir / "slds_predictions",
                                        out_dir / "slds_report")
     print("slds demo: running the baselines …", file=sys.stderr, flush=True)
-    run_baselines(argparse.Namespace(data=folder, out=predictions, systems=sorted(BASELINES),
-                                     splits=["test"], budget=DEFAULT_BUDGET))
+    run_baselines_on(folder, predictions, systems=sorted(BASELINES), splits=["test"],
+                     budget=DEFAULT_BUDGET)
     print("slds demo: evaluating …", file=sys.stderr, flush=True)
     report = evaluate_files(folder, [predictions / f"{name}.jsonl" for name in sorted(BASELINES)],
                             report_dir, EvaluationSettings())

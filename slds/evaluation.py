@@ -11,7 +11,6 @@ BERTScore runs only with ``--bertscore`` (the ``bertscore`` extra); the judge on
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 from dataclasses import dataclass, fields
 from importlib import metadata
@@ -22,26 +21,15 @@ import datasets
 
 from courtbench import __version__
 from courtbench.errors import CourtbenchError
-from courtbench.hub.files import fingerprint, list_files
-from courtbench.hub.offline import hub_offline
+from courtbench.hub.files import fingerprint, list_files, sha256_file
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
+from slds.data import read_split
 from slds.schema import LANGUAGES, PAIRS, pair_name
 
 METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUGE-L F1",
                  "bleu": "BLEU", "bertscore_f1": "BERTScore F1", "judge": "LLM judge"}
-
-
-def load_split(data_dir: Path, split: str) -> datasets.Dataset:
-    """The ``split`` of a built SLDS folder's ``default`` config, sorted by sample_id."""
-    with hub_offline():
-        loaded = datasets.load_dataset(str(data_dir), "default")
-    if split not in loaded:
-        raise CourtbenchError(f"--split {split!r}: not in {data_dir} (splits: {sorted(loaded)})")
-    rows = loaded[split]
-    ids = rows["sample_id"]
-    return rows.select(sorted(range(rows.num_rows), key=ids.__getitem__))
 
 
 @dataclass(frozen=True)
@@ -157,10 +145,6 @@ def heatmap_figure(metric: str, results: dict[str, dict]):
     return draw
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
                    settings: EvaluationSettings = EvaluationSettings()) -> Report:
     """Score every predictions file against ``data_dir`` and write the report to ``out_dir``.
@@ -171,7 +155,8 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
     if bool(settings.judge_base_url) != bool(settings.judge_model):
         raise CourtbenchError("--judge-base-url and --judge-model go together: give both to run "
                               "the LLM judge, or neither")
-    rows = load_split(data_dir, settings.split)
+    rows = read_split(data_dir, settings.split,
+                      columns=("headnote", "headnote_language", "decision_language"))
     ids = rows["sample_id"]
     results: dict[str, dict] = {}
     for path in prediction_files:
@@ -190,7 +175,7 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
     provenance = {
         "courtbench": __version__, "split": settings.split, "n": rows.num_rows,
         "data_fingerprint": fingerprint(list_files(data_dir)),
-        "predictions_sha256": {p.stem: _sha256(p) for p in prediction_files},
+        "predictions_sha256": {p.stem: sha256_file(p) for p in prediction_files},
         "settings": {system: scores["_settings"] for system, scores in results.items()},
         "versions": {p: metadata.version(p) for p in ("sacrebleu", "rouge-score", "numpy")},
     }

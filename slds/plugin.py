@@ -14,6 +14,7 @@ from pathlib import Path
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import DatasetPlugin
 from slds.audit import audit_folder
+from slds.baselines.run import add_baseline_arguments, run_baselines
 from slds.build import (
     DEFAULT_SYNTHETIC_DECISIONS,
     SLDS_LICENSE,
@@ -24,7 +25,6 @@ from slds.build import (
 from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
 from slds.readers import FORMATS
-from slds.run_baselines import add_baseline_arguments, run_baselines
 from slds.splits import SplitBoundaries
 
 _DEFAULTS = SplitBoundaries()
@@ -68,20 +68,6 @@ def build(args: argparse.Namespace) -> int:
                               boundaries=boundaries, license_id=args.license_id)
     print(format_report(result))
     return 0
-
-
-def demo(folder: Path, scale: float) -> str:
-    """Build and verify the synthetic stand-in at ``scale`` × 20,000 decisions into
-    ``folder/slds``; returns a one-line summary."""
-    from courtbench.hub import verify_folder
-
-    decisions = max(60, round(DEFAULT_SYNTHETIC_DECISIONS * scale))
-    out = Path(folder) / "slds"
-    result = build_synthetic(out, decisions=decisions)
-    verify_folder(out, audit=audit_folder)
-    return (f"slds (SYNTHETIC, {decisions:,} decisions, {result.rows:,} rows, "
-            f"{len(result.split_sizes)} configs) built in {sum(result.timings.values()):.1f} s "
-            f"→ {out}")
 
 
 PLUGIN = DatasetPlugin(

@@ -16,7 +16,7 @@ from courtbench.hub.offline import hub_offline
 from ecthr_npd import build as build_module
 from ecthr_npd import schema
 from ecthr_npd.build import build_folder, build_synthetic
-from ecthr_npd.leakage import audit_folder
+from ecthr_npd.audit import audit_folder
 from ecthr_npd.plugin import PLUGIN
 from ecthr_npd.synthetic import write_synthetic
 
@@ -236,8 +236,10 @@ def test_full_release_builds_loads_and_verifies(shared_data: Path, tmp_path: Pat
     shutil.rmtree(tmp_path / "recomputed")
 
 
-def test_plugin_demo_builds_and_verifies_a_scaled_stand_in(tmp_path: Path) -> None:
-    summary = PLUGIN.demo(tmp_path, 0.03)
+def test_demo_build_step_builds_and_verifies_a_scaled_stand_in(tmp_path: Path) -> None:
+    from ecthr_npd.demo import build_demo
+
+    summary = build_demo(tmp_path, 0.03)
     assert summary.startswith("ecthr_npd (SYNTHETIC, n=437)")
     assert verify_folder(tmp_path / "ecthr_npd", audit=audit_folder).problems == []
 

@@ -82,7 +82,7 @@ def _tiny_folder(tmp_path: Path) -> Path:
 def test_runner_writes_one_sorted_file_per_system(tmp_path):
     import argparse
 
-    from slds.run_baselines import add_baseline_arguments, run_baselines
+    from slds.baselines.run import add_baseline_arguments, run_baselines
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", type=Path)
@@ -101,11 +101,13 @@ def test_runner_writes_one_sorted_file_per_system(tmp_path):
     assert (tmp_path / "pred/lead.jsonl").read_bytes() == first
 
 
-def test_runner_names_a_missing_split(tmp_path):
-    from slds.run_baselines import load_rows
-
-    with pytest.raises(ValueError, match=r"--splits: \['validation'\]"):
-        load_rows(_tiny_folder(tmp_path), ["validation"])
+def test_runner_names_a_missing_split(tmp_path, capsys):
+    data = _tiny_folder(tmp_path)
+    assert main(["baselines", "slds", "--data", str(data), "--out", str(tmp_path / "p"),
+                 "--splits", "test", "validation"]) == 1
+    error = capsys.readouterr().err
+    assert "split 'validation' not in config 'default'" in error and "(splits: test)" in error
+    assert not (tmp_path / "p").exists()
 
 
 def test_cli_reaches_the_runner_through_the_plugin(tmp_path):

@@ -15,18 +15,8 @@ from tqdm.auto import tqdm
 
 from courtbench import __version__
 from courtbench.hub.atomic import atomic_output_dir
-from courtbench.hub.offline import hub_offline
-from slds.baselines import BASELINES, DEFAULT_BUDGET
-
-
-def load_rows(data_dir: Path, splits: list[str]) -> datasets.Dataset:
-    """Rows of the given splits of a built SLDS folder's ``default`` config."""
-    with hub_offline():
-        loaded = datasets.load_dataset(str(data_dir), "default")
-    missing = [s for s in splits if s not in loaded]
-    if missing:
-        raise ValueError(f"--splits: {missing} not in {data_dir} (has {sorted(loaded)})")
-    return datasets.concatenate_datasets([loaded[s] for s in splits])
+from slds.baselines.extractive import BASELINES, DEFAULT_BUDGET
+from slds.data import read_split
 
 
 def predict(rows: datasets.Dataset, system: str, *, budget: int) -> list[dict[str, str]]:
@@ -46,17 +36,27 @@ def write_jsonl(path: Path, records: list[dict]) -> None:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
+def run_baselines_on(data: Path, out: Path, *, systems: list[str], splits: list[str],
+                     budget: int = DEFAULT_BUDGET) -> int:
+    """Write ``<system>.jsonl`` for every system and ``settings.json`` into the predictions
+    folder ``out`` (replaced atomically), for the rows of ``splits`` of the ``default`` config
+    of the Hub folder ``data``; ``budget`` is in whitespace tokens. Returns the row count."""
+    rows = read_split(data, splits, columns=("decision",))
+    with atomic_output_dir(out, kind="predictions folder",
+                           is_ours=lambda folder: (folder / "settings.json").is_file()) as tmp:
+        for system in systems:
+            write_jsonl(tmp / f"{system}.jsonl", predict(rows, system, budget=budget))
+        settings = {"systems": systems, "splits": splits, "budget_tokens": budget,
+                    "tokens": "whitespace", "courtbench": __version__, "data": str(data)}
+        (tmp / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+    return rows.num_rows
+
+
 def run_baselines(args: argparse.Namespace) -> int:
     """CLI entry point: predictions of every requested system into ``args.out``."""
-    rows = load_rows(args.data, args.splits)
-    with atomic_output_dir(args.out, kind="predictions folder",
-                           is_ours=lambda folder: (folder / "settings.json").is_file()) as tmp:
-        for system in args.systems:
-            write_jsonl(tmp / f"{system}.jsonl", predict(rows, system, budget=args.budget))
-        settings = {"systems": args.systems, "splits": args.splits, "budget_tokens": args.budget,
-                    "tokens": "whitespace", "courtbench": __version__, "data": str(args.data)}
-        (tmp / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
-    print(f"wrote {len(args.systems)} prediction files for {rows.num_rows:,} rows to {args.out}")
+    count = run_baselines_on(args.data, args.out, systems=args.systems, splits=args.splits,
+                             budget=args.budget)
+    print(f"wrote {len(args.systems)} prediction files for {count:,} rows to {args.out}")
     return 0
 
 
