@@ -42,6 +42,10 @@ class DatasetPlugin:
         add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
             scale in (0, 1]; returns a short text summary to print.
+        metric_example: the last part of ``courtbench demo``: scores a generated example
+            prediction set with the dataset's metric modules through ``evaluate.load``,
+            deterministically from a seed, writing into its own subfolder of the given
+            folder; returns the text to print.
         package: the import name of the dataset package; its resources (card template,
             metric folders) are found inside it with :mod:`importlib.resources`.
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
@@ -59,6 +63,7 @@ class DatasetPlugin:
     add_evaluate_arguments: ArgumentAdder | None = None
     evaluate: ArgsRunner | None = None
     demo: Callable[[Path, float], str] | None = None
+    metric_example: Callable[[Path, int], str] | None = None
     package: str | None = None
     metric_modules: tuple[str, ...] = ()
 

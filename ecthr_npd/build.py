@@ -21,14 +21,14 @@ from datasets.table import InMemoryTable
 
 from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
-from courtbench.resources import package_path
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from courtbench.hub.files import sha256_file
+from courtbench.resources import package_path
 from ecthr_npd import schema
+from ecthr_npd.audit import column_problems
 from ecthr_npd.card import card_context, card_metadata
 from ecthr_npd.composition import encode, total_variation
 from ecthr_npd.figures import award_distribution_figure
-from ecthr_npd.audit import column_problems
 from ecthr_npd.reader import read_applicant_level, read_case_level
 from ecthr_npd.splits import (
     TEST,

@@ -14,11 +14,12 @@ from pathlib import Path
 
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import DatasetPlugin
+from ecthr_npd.audit import audit_folder
 from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
 from ecthr_npd.build import build_folder, build_synthetic, format_report
 from ecthr_npd.demo import run_demo
 from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
-from ecthr_npd.audit import audit_folder
+from ecthr_npd.metric_example import run_metric_example
 from ecthr_npd.synthetic import DEFAULT_ROWS
 from ecthr_npd.views import ID_SIZE
 
@@ -88,6 +89,7 @@ PLUGIN = DatasetPlugin(
     add_evaluate_arguments=add_evaluate_arguments,
     evaluate=evaluate,
     demo=run_demo,
+    metric_example=run_metric_example,
     package="ecthr_npd",
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from courtbench.cli import main
-from courtbench.commands.demo import EXAMPLE_SIZE, example_predictions
 from courtbench.metric_modules import load_metric_module
+from ecthr_npd.metric_example import EXAMPLE_SIZE, example_predictions
 
 
 def test_example_predictions_are_deterministic_and_ecthr_like():

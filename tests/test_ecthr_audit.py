@@ -11,8 +11,8 @@ import pytest
 from courtbench.errors import VerificationError
 from courtbench.hub import verify_folder
 from ecthr_npd import build, schema
-from ecthr_npd.build import LeakageError, build_folder, leakage_check, make_configs
 from ecthr_npd.audit import audit_folder, column_problems, derived_source
+from ecthr_npd.build import LeakageError, build_folder, leakage_check, make_configs
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.splits import locked_membership
 from ecthr_npd.synthetic import write_synthetic

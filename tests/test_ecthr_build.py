@@ -15,8 +15,8 @@ from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.hub.offline import hub_offline
 from ecthr_npd import build as build_module
 from ecthr_npd import schema
-from ecthr_npd.build import build_folder, build_synthetic
 from ecthr_npd.audit import audit_folder
+from ecthr_npd.build import build_folder, build_synthetic
 from ecthr_npd.plugin import PLUGIN
 from ecthr_npd.synthetic import write_synthetic
 
