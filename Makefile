@@ -5,9 +5,13 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-# torch first, pinned: this machine kind serves the 2.13.0 CPU build from local disk, while an
-# unpinned torch (pulled in by the bertscore extra) would download a multi-GB CUDA build.
+# torch first, pinned to the CPU build, so that the bertscore extra does not pull a multi-GB
+# CUDA build. The CPU wheel (2.13.0+cpu) satisfies the pin and pip prefers it wherever it is
+# offered: a find-links folder, or the PyTorch CPU index given as TORCH_INDEX, e.g.
+# `make test TORCH_INDEX=https://download.pytorch.org/whl/cpu` (needed on Linux when no
+# find-links folder holds it: PyPI's Linux torch wheels are the CUDA build).
 TORCH_PIN ?= torch==2.13.0
+TORCH_INDEX ?=
 DEMO_OUT ?= demo_out
 PYTEST_ARGS ?=
 
@@ -25,7 +29,7 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 
 # Tests need everything, BERTScore and the LightGBM backend included, so that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
-	$(PIP) install --quiet '$(TORCH_PIN)'
+	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
 	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm]'
 	touch $@
 
@@ -41,8 +45,10 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) -m benchmarks
 
+# Style, then complexity (C901, max-complexity in pyproject): no function too tangled to read.
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check courtbench ecthr_npd slds tests benchmarks
+	$(VENV)/bin/ruff check --select C901 courtbench ecthr_npd slds tests benchmarks
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) .pytest_cache .hypothesis .ruff_cache

@@ -22,8 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="courtbench",
         description=(
-            "Build, verify, evaluate and publish the ECtHR-NPD and SLDS benchmarks as "
-            "Hugging Face dataset repositories and evaluate metric modules."
+            "Build, verify, evaluate and publish court-decision benchmarks (one per installed "
+            "dataset plugin) as Hugging Face dataset repositories and evaluate metric modules."
         ),
     )
     parser.add_argument("--version", action="version", version=f"courtbench {__version__}")

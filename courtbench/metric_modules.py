@@ -51,7 +51,7 @@ def metric_dir(name: str) -> Path:
 def load_metric_module(name: str) -> ModuleType:
     """Import ``<folder>/<name>.py`` as a plain Python module (no evaluate overhead).
 
-    The module's plain functions (e.g. ``npd_regression.npd_regression``) are then callable
+    The module's plain function (by convention ``<name>.<name>``) is then callable
     directly. Cached per name.
     """
     return import_module_file(metric_dir(name) / f"{name}.py", f"courtbench_metric_{name}")

@@ -1,10 +1,10 @@
-"""Dataset plugins: how courtbench learns about ECtHR-NPD, SLDS or any third dataset.
+"""Dataset plugins: how courtbench learns about a dataset (the two in this repository or a third).
 
 A dataset package exposes one :class:`DatasetPlugin` object and registers it under the
 entry-point group ``courtbench.datasets`` in its ``pyproject.toml``::
 
     [project.entry-points."courtbench.datasets"]
-    ecthr_npd = "ecthr_npd.plugin:PLUGIN"
+    my_dataset = "my_dataset.plugin:PLUGIN"
 
 ``courtbench`` never imports a dataset package by name; the CLI asks :func:`load_plugins`.
 """
@@ -30,7 +30,7 @@ class DatasetPlugin:
     """Everything the generic CLI needs to know about one dataset.
 
     Attributes:
-        name: the dataset's short name, used on the command line (``ecthr_npd``).
+        name: the dataset's short name, used on the command line (``courtbench build NAME``).
         summary: one line for ``--help``.
         add_build_arguments: adds the dataset's ``courtbench build NAME`` options.
         build: builds a Hub folder from parsed arguments (``args.out`` is the folder);

@@ -1,7 +1,7 @@
 """Read a predictions file (JSON Lines or CSV) strictly against the ids of a split.
 
-Shared by the evaluation commands: ``courtbench judge`` reads generated headnotes, the
-ECtHR-NPD evaluation reads award predictions. Every problem names the file, the line, the
+Shared by the dataset plugins' evaluation commands (generated texts, predicted numbers,
+whatever a dataset predicts). Every problem names the file, the line, the
 column and the value; id mismatches (unknown, duplicate, missing) are collected and reported
 together so that one run shows everything to fix.
 """

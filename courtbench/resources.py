@@ -16,8 +16,8 @@ def package_path(package: str, *parts: str) -> Path:
     """Return the filesystem path of ``parts`` inside the installed ``package``.
 
     Args:
-        package: an importable package name (``"ecthr_npd"``).
-        parts: path components below the package folder (``"metrics", "zero_f1"``).
+        package: an importable package name (a dataset plugin's ``package``).
+        parts: path components below the package folder (``"metrics", "<name>"``).
 
     Raises:
         CourtbenchError: the package cannot be imported, or it is not installed as plain

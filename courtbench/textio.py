@@ -1,8 +1,8 @@
 """Strict reading of text sources: UTF-8 decoding and RFC 4180 CSV, with errors that name
 the file, the line, the offending value and what was expected.
 
-Shared by every reader of user files (the ECtHR-NPD release, SLDS sources, prediction
-files), so that they all reject the same malformed input the same way.
+Shared by every reader of user files (dataset sources and releases, prediction files),
+so that they all reject the same malformed input the same way.
 """
 
 from __future__ import annotations

@@ -148,8 +148,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--revision", metavar="BRANCH",
                         help="commit to this branch (created from main if missing)")
     parser.add_argument("--allow-unlicensed", action="store_true",
-                        help="publish a dataset whose source grants no licence (the real "
-                             "ECtHR-NPD release); only for whoever holds the right to share it")
+                        help="publish a dataset whose source grants no licence (card "
+                             "license_name: no-license-granted); only for whoever holds the "
+                             "right to share it")
     parser.add_argument("--dry-run", action="store_true",
                         help="check and print the plan; send nothing")
 

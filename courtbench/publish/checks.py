@@ -41,7 +41,7 @@ METRIC_LOAD_TIMEOUT_S = 600.0
 _LOAD_SCRIPT = """\
 import sys
 
-REPOSITORY_PACKAGES = {"courtbench", "ecthr_npd", "slds"}
+REPOSITORY_PACKAGES = set(sys.argv[2:])  # courtbench and the installed dataset packages
 
 
 class _BlockRepositoryPackages:
@@ -78,6 +78,14 @@ def _is_nonempty_text(value: Any) -> bool:
 NO_LICENSE_NAME = "no-license-granted"
 
 
+def repository_packages() -> list[str]:
+    """``courtbench`` and the packages of the installed dataset plugins, sorted: what a metric
+    module may not import (none of them exists on a Space)."""
+    from courtbench.plugins import load_plugins
+
+    return sorted({"courtbench", *(p.package for p in load_plugins().values() if p.package)})
+
+
 def dataset_card_problems(folder: Path, metadata: Mapping[str, Any], *,
                           allow_unlicensed: bool = False) -> list[str]:
     """Problems of a dataset card's YAML: required keys, license, configured data files.
@@ -86,7 +94,7 @@ def dataset_card_problems(folder: Path, metadata: Mapping[str, Any], *,
         folder: the dataset folder (paths in ``configs`` are relative to it).
         metadata: the card's YAML front matter.
         allow_unlicensed: accept a card whose source grants no licence
-            (``license_name: no-license-granted``, as the real ECtHR-NPD release); publishing
+            (``license_name: no-license-granted``, as some court-data releases); publishing
             such data redistributes it, which only a rights holder may do.
 
     Returns:
@@ -225,7 +233,7 @@ def metric_load_problems(folder: Path, uploaded: Sequence[str], *,
                if key not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")}
         env.update(HF_MODULES_CACHE=str(Path(scratch) / "modules"),
                    HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
-        command = [sys.executable, "-c", _LOAD_SCRIPT, str(copy)]
+        command = [sys.executable, "-c", _LOAD_SCRIPT, str(copy), *repository_packages()]
         try:
             done = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
                                   text=True, timeout=timeout_s, check=False)

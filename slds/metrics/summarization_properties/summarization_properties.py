@@ -484,6 +484,44 @@ def _aggregate(values: list[float | None]) -> dict:
     }
 
 
+def _per_pair_properties(sources, summaries, source_languages,
+                         summary_languages) -> tuple[dict[str, list], int]:
+    """``({property: [value or None per pair]}, number of same-language pairs)`` of validated
+    inputs; see :func:`summarization_properties` for the definitions."""
+    tokens = _Tokens()
+    per_pair: dict[str, list] = {name: [None] * len(sources) for name in PROPERTY_NAMES}
+    same_language_names = PROPERTY_NAMES[1:]
+    # Pairs that share a source text are handled together so that it is tokenized once.
+    by_source: dict[tuple[str, str], list[int]] = {}
+    for i, (text, language) in enumerate(zip(sources, source_languages, strict=True)):
+        by_source.setdefault((text, language), []).append(i)
+    n_same = 0
+    for (text, language), members in by_source.items():
+        source_ids = tokens.ids(text, language)
+        for i in members:
+            summary_ids = tokens.ids(summaries[i], summary_languages[i])
+            if len(summary_ids):
+                per_pair["compression_ratio"][i] = len(source_ids) / len(summary_ids)
+            if summary_languages[i] == language:
+                n_same += 1
+                values = _same_language_properties(summary_ids, source_ids)
+                for name, value in zip(same_language_names, values, strict=True):
+                    per_pair[name][i] = value
+    return per_pair, n_same
+
+
+def _options(formulaicness_subset_size: int, formulaicness_subsets: int, seed: int) -> dict:
+    """What makes a result reproducible: options, tokenizers and library versions."""
+    return {
+        "formulaicness_subset_size": formulaicness_subset_size,
+        "formulaicness_subsets": formulaicness_subsets,
+        "seed": seed,
+        "tokenizer": f"spacy.blank (spaCy {spacy.__version__}), lowercased, no whitespace",
+        "formulaicness_tokenizer": "lowercase \\w+ words",
+        "numpy_version": np.__version__,
+    }
+
+
 def summarization_properties(
     sources: Sequence[str],
     summaries: Sequence[str],
@@ -525,26 +563,8 @@ def summarization_properties(
     _check_int(formulaicness_subsets, "formulaicness_subsets", 1)
     _check_int(seed, "seed", 0)
 
-    tokens = _Tokens()
-    per_pair: dict[str, list] = {name: [None] * n_pairs for name in PROPERTY_NAMES}
-    same_language_names = PROPERTY_NAMES[1:]
-    # Pairs that share a source text are handled together so that it is tokenized once.
-    by_source: dict[tuple[str, str], list[int]] = {}
-    for i, (text, language) in enumerate(zip(sources, source_languages, strict=True)):
-        by_source.setdefault((text, language), []).append(i)
-    n_same = 0
-    for (text, language), members in by_source.items():
-        source_ids = tokens.ids(text, language)
-        for i in members:
-            summary_ids = tokens.ids(summaries[i], summary_languages[i])
-            if len(summary_ids):
-                per_pair["compression_ratio"][i] = len(source_ids) / len(summary_ids)
-            if summary_languages[i] == language:
-                n_same += 1
-                values = _same_language_properties(summary_ids, source_ids)
-                for name, value in zip(same_language_names, values, strict=True):
-                    per_pair[name][i] = value
-
+    per_pair, n_same = _per_pair_properties(sources, summaries, source_languages,
+                                            summary_languages)
     result = {
         "aggregates": {name: _aggregate(per_pair[name]) for name in PROPERTY_NAMES},
         "formulaicness": formulaicness(
@@ -552,14 +572,7 @@ def summarization_properties(
             subsets=formulaicness_subsets, seed=seed),
         "n_pairs": n_pairs,
         "n_same_language": n_same,
-        "options": {
-            "formulaicness_subset_size": formulaicness_subset_size,
-            "formulaicness_subsets": formulaicness_subsets,
-            "seed": seed,
-            "tokenizer": f"spacy.blank (spaCy {spacy.__version__}), lowercased, no whitespace",
-            "formulaicness_tokenizer": "lowercase \\w+ words",
-            "numpy_version": np.__version__,
-        },
+        "options": _options(formulaicness_subset_size, formulaicness_subsets, seed),
     }
     if return_per_pair:
         result["per_pair"] = per_pair
