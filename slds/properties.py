@@ -13,12 +13,13 @@ calls ask for the smallest formulaicness work the module accepts.
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from courtbench.compat import available_cores
 
 CHUNKS_PER_PROCESS = 4
 MIN_ROWS_TO_FORK = 600
@@ -73,7 +74,7 @@ def split_properties(module: ModuleType, columns: dict[str, list[Any]],
         names: property names of the module's ``per_pair`` output.
         processes: worker processes (default: the CPUs this process may use).
     """
-    processes = processes or len(os.sched_getaffinity(0))
+    processes = processes or available_cores()
     forked = processes > 1 and any(stop - start >= MIN_ROWS_TO_FORK
                                    for start, stop in splits.values())
     _STATE.update(module=module, columns=columns, names=tuple(names))

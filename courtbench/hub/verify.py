@@ -10,6 +10,7 @@ from pathlib import Path
 import datasets
 import pyarrow.parquet as pq
 
+from courtbench.compat import features_from_yaml
 from courtbench.errors import VerificationError
 from courtbench.hub.card import CARD_FILE, read_card_metadata
 from courtbench.hub.files import FileEntry, list_files
@@ -78,7 +79,7 @@ def _file_feature_problems(folder: Path, config: dict, expected: datasets.Featur
 def _config_problems(folder: Path, config: dict, info: dict, cache_dir: str) -> tuple[dict, list]:
     """Load one config with datasets.load_dataset; compare splits, counts and features."""
     name = config["config_name"]
-    expected_features = datasets.Features._from_yaml_list(info.get("features", []))
+    expected_features = features_from_yaml(info.get("features", []))
     file_problems = _file_feature_problems(folder, config, expected_features)
     if file_problems:
         return {}, file_problems

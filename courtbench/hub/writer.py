@@ -10,6 +10,7 @@ from typing import Any
 
 import datasets
 
+from courtbench.compat import features_to_yaml
 from courtbench.errors import VerificationError
 from courtbench.hub.atomic import atomic_output_dir
 from courtbench.hub.card import CARD_FILE, read_card_metadata, render_card
@@ -82,7 +83,7 @@ def card_yaml(configs: Sequence[ConfigSpec], split_bytes: Mapping[str, Mapping[s
     ]
     metadata["dataset_info"] = [
         {"config_name": c.name,
-         "features": next(iter(c.splits.values())).features._to_yaml_list(),
+         "features": features_to_yaml(next(iter(c.splits.values())).features),
          "splits": [{"name": s, "num_bytes": split_bytes[c.name][s], "num_examples": d.num_rows}
                     for s, d in c.splits.items()],
          "dataset_size": sum(split_bytes[c.name].values())}

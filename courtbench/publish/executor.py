@@ -24,14 +24,13 @@ import huggingface_hub
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
+from courtbench.compat import http_error_base
 from courtbench.errors import CourtbenchError
 from courtbench.publish.kinds import is_managed_remote_path
 from courtbench.publish.plan import PublishPlan
 
-# HfHubHTTPError's base: ``httpx2.HTTPError`` (huggingface_hub ≥ 1) or ``requests.HTTPError``
-# (older); connection failures and timeouts derive from it.
-_HTTP_ERROR = HfHubHTTPError.__mro__[1]
-_STEP_ERRORS = (_HTTP_ERROR, OSError, ValueError)
+# HfHubHTTPError and connection failures and timeouts all derive from it
+_STEP_ERRORS = (http_error_base(), OSError, ValueError)
 MAIN_BRANCH = "main"
 
 

@@ -1,0 +1,52 @@
+"""Adapters to behaviour of dependencies and platforms that no public API offers.
+
+Every use of a dependency's non-public name lives here, one small function each, and
+``tests/test_compat.py`` pins what courtbench relies on, so that an upgrade that changes it
+fails there (not deep inside a build). ``pyproject.toml`` caps those dependencies below their
+next major version.
+
+- :func:`features_to_yaml` / :func:`features_from_yaml`: ``datasets`` features in the
+  ``dataset_info.features`` list form of a dataset card (``datasets.Features._to_yaml_list``
+  / ``_from_yaml_list``; the public card writer also adds sizes we do not want in the card).
+- :func:`http_error_base`: the HTTP library's base error class that ``huggingface_hub``
+  raises for connection failures and timeouts.
+- :func:`available_cores`: CPUs this process may use (``os.sched_getaffinity`` exists on
+  Linux only).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def features_to_yaml(features: Any) -> list[dict[str, Any]]:
+    """A ``datasets.Features`` as the list of ``{"name", "dtype" | "class_label" | "list" …}``
+    entries that a dataset card's ``dataset_info.features`` holds (the Hub's format)."""
+    return features._to_yaml_list()
+
+
+def features_from_yaml(items: list[dict[str, Any]]) -> Any:
+    """The ``datasets.Features`` of a card's ``dataset_info.features`` list (inverse of
+    :func:`features_to_yaml`)."""
+    import datasets
+
+    return datasets.Features._from_yaml_list(items)
+
+
+def http_error_base() -> type[Exception]:
+    """The class every ``huggingface_hub`` HTTP failure derives from — status errors
+    (``HfHubHTTPError``) as well as connection failures and timeouts: the HTTP library's own
+    base error (``httpx.HTTPError`` for huggingface_hub ≥ 1)."""
+    from huggingface_hub.errors import HfHubHTTPError
+
+    return HfHubHTTPError.__mro__[1]
+
+
+def available_cores() -> int:
+    """CPUs this process may use: its affinity mask where the platform has one (Linux),
+    else ``os.cpu_count()``; at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
