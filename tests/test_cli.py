@@ -16,7 +16,7 @@ def test_help_lists_the_subcommands(capsys):
         main(["--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    for command in ("build", "verify", "baselines", "evaluate"):
+    for command in ("build", "verify", "baselines", "evaluate", "demo", "metrics", "publish"):
         assert command in out
 
 
@@ -32,15 +32,38 @@ def test_no_command_prints_help_and_fails(capsys):
     assert "usage: courtbench" in capsys.readouterr().out
 
 
-def test_installed_plugins_are_dataset_plugins():
+# The plugins this repository registers (pyproject.toml); written out, not discovered, so that
+# a plugin that fails to load fails the tests below instead of dropping out of them.
+REPOSITORY_PLUGINS = ("ecthr_npd", "slds")
+
+
+def test_the_repository_plugins_load_cleanly(capsys):
     plugins = load_plugins()
+    assert capsys.readouterr().err == ""  # a plugin that fails to import is reported there
+    assert set(REPOSITORY_PLUGINS) <= set(plugins)
     assert all(isinstance(p, DatasetPlugin) and p.name == name for name, p in plugins.items())
 
 
-@pytest.mark.parametrize("name", sorted(load_plugins()))
-def test_every_plugin_gets_a_build_parser(name, capsys):
+def test_a_plugin_that_fails_to_load_is_reported_and_left_out(monkeypatch, capsys):
+    from courtbench import plugins as plugins_module
+
+    class Broken:
+        name, value = "broken", "nowhere.plugin:PLUGIN"
+
+        def load(self):
+            raise ImportError("No module named 'nowhere'")
+
+    monkeypatch.setattr(plugins_module, "entry_points", lambda group: [Broken()])
+    assert plugins_module.load_plugins() == {}
+    assert "dataset plugin 'broken' (nowhere.plugin:PLUGIN) failed to load" in \
+        capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", REPOSITORY_PLUGINS)
+@pytest.mark.parametrize("command", ["build", "baselines", "evaluate"])
+def test_every_plugin_gets_its_command_parsers(name, command, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        build_parser().parse_args(["build", name, "--help"])
+        build_parser().parse_args([command, name, "--help"])
     assert exit_info.value.code == 0
     assert "--out" in capsys.readouterr().out
 
