@@ -1,8 +1,12 @@
-"""The card's figure: award distribution per split on a log scale (needs matplotlib)."""
+"""The award-distribution figure, one drawing for the card and the evaluation report.
+
+Histograms of the positive awards per split on log-spaced bins (EUR, log x axis), each
+split's zero share in the legend (needs matplotlib, the ``plots`` extra).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -12,18 +16,20 @@ from ecthr_npd import schema
 from ecthr_npd.splits import Membership
 
 
-def award_distribution_figure(table: pa.Table, membership: Membership, *,
-                              synthetic: bool = False) -> Callable[[Path], None]:
-    """A function writing ``award_distribution.png``: histograms of the positive awards per
-    split on log-spaced bins (EUR, log x axis), zero shares in the legend; the title says
-    SYNTHETIC when ``synthetic``.
+def award_distribution(targets: Mapping[str, np.ndarray], *,
+                       synthetic: bool = False) -> Callable[[Path], None]:
+    """A function writing ``award_distribution.png`` for the awards (EUR) of each split.
+
+    Each split's histogram counts its positive awards on 40 log-spaced bins spanning every
+    split's positive awards, weighted by 1 / the split's size (so a bar is a share of the
+    split's cases); the legend gives each split's size and zero share; empty splits are left
+    out; the title says SYNTHETIC when ``synthetic``.
 
     The returned function imports matplotlib when called, so that a missing ``plots`` extra
-    raises ImportError there (the Hub writer then skips the figure). The PNG carries no
-    software/date metadata, so rebuilding gives identical bytes.
+    raises ImportError there (the Hub and report writers then skip the figure). The PNG
+    carries no software/date metadata, so redrawing gives identical bytes.
     """
-    y = table.column(schema.TARGET_COLUMN).to_numpy()
-    split = membership.split
+    targets = {name: np.asarray(y, dtype=float) for name, y in targets.items()}
 
     def draw(path: Path) -> None:
         import matplotlib
@@ -31,13 +37,13 @@ def award_distribution_figure(table: pa.Table, membership: Membership, *,
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        positive = y[y > 0]
+        every = np.concatenate(list(targets.values())) if targets else np.zeros(0)
+        positive = every[every > 0]
         low = max(1.0, float(positive.min())) if len(positive) else 1.0
         high = max(low * 10, float(positive.max())) if len(positive) else 10.0
         bins = np.logspace(np.log10(low), np.log10(high), 40)
         figure, axis = plt.subplots(figsize=(7, 4), dpi=100)
-        for code, name in enumerate(schema.SPLITS):
-            values = y[split == code]
+        for name, values in targets.items():
             if len(values) == 0:
                 continue
             zero_share = float((values == 0).mean())
@@ -55,3 +61,13 @@ def award_distribution_figure(table: pa.Table, membership: Membership, *,
         plt.close(figure)
 
     return draw
+
+
+def award_distribution_figure(table: pa.Table, membership: Membership, *,
+                              synthetic: bool = False) -> Callable[[Path], None]:
+    """:func:`award_distribution` of a canonical case table's target, split by
+    ``membership`` (the card's figure)."""
+    y = table.column(schema.TARGET_COLUMN).to_numpy()
+    return award_distribution({name: y[membership.split == code]
+                               for code, name in enumerate(schema.SPLITS)},
+                              synthetic=synthetic)

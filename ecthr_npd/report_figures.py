@@ -4,8 +4,8 @@
 :func:`courtbench.report.write_report`; each imports matplotlib only when called, so that a
 missing matplotlib raises ImportError there and the report skips the figure.
 
-- ``award_distribution.png``: histogram of the awards per split (EUR, log x axis, positive
-  awards) with each split's zero share in the legend;
+- ``award_distribution.png``: the card's figure (:func:`ecthr_npd.figures.award_distribution`):
+  positive awards per split (EUR, log x axis), each split's zero share in the legend;
 - ``predicted_vs_actual.png``: one panel per system, test cases, 1 + EUR on both log axes;
 - ``mae_by_range.png``: test MAE per award range, bars grouped by range, one colour per system.
 """
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ecthr_npd import figures as figures_module
 from ecthr_npd.baselines.data import SPLITS, BenchmarkData
 
 RANGES = (("zero", "0"), ("up_to_10k", ">0–10k"), ("10k_to_50k", "10k–50k"),
@@ -40,27 +41,8 @@ def _save(figure, path: Path) -> None:
 
 
 def award_distribution(data: BenchmarkData) -> Callable[[Path], None]:
-    targets = {split: data.target(split) for split in SPLITS}
-
-    def draw(path: Path) -> None:
-        plt = _pyplot()
-        positive = np.concatenate([y[y > 0] for y in targets.values()])
-        low = max(1.0, float(positive.min())) if positive.size else 1.0
-        high = max(10 * low, float(positive.max())) if positive.size else 10.0
-        bins = np.logspace(np.log10(low), np.log10(high), 40)
-        figure, axis = plt.subplots(figsize=(7, 4), dpi=100)
-        for split, y in targets.items():
-            zero = float(np.mean(y == 0)) if y.size else 0.0
-            axis.hist(y[y > 0], bins=bins, histtype="step", density=True, linewidth=1.5,
-                      label=f"{split} (n={y.size:,}, zero {100 * zero:.1f}%)")
-        axis.set_xscale("log")
-        axis.set_xlabel("award (EUR, positive awards, log scale)")
-        axis.set_ylabel("density")
-        axis.set_title("Award distribution by split")
-        axis.legend(fontsize=8)
-        _save(figure, path)
-
-    return draw
+    """The card's award-distribution figure (:mod:`ecthr_npd.figures`) for ``data``."""
+    return figures_module.award_distribution({split: data.target(split) for split in SPLITS})
 
 
 def predicted_vs_actual(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]]
