@@ -1,7 +1,7 @@
 """Speed and memory of the ECtHR-NPD metric modules (npd_regression, bootstrap_mae).
 
 Figures (seconds unless named otherwise), on an ECtHR-like example of the test split's size
-(n = 2,897, from ``courtbench demo``'s generator):
+(n = 2,897, from the demo's generator, :mod:`ecthr_npd.metric_example`):
 
 - npd_regression's plain function against the same numbers from scikit-learn + scipy calls
   (target ratio >= 3);
@@ -36,8 +36,8 @@ from sklearn.metrics import (
 )
 
 from benchmarks.timing import best_time
-from courtbench.commands.demo import example_predictions
 from courtbench.metric_modules import load_metric_module, metric_dir
+from ecthr_npd.metric_example import example_predictions
 
 N_TEST = 2_897
 N_LARGE = 1_000_000
