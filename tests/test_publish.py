@@ -473,35 +473,81 @@ def test_file_changed_after_planning_is_not_sent(dataset_copy):
     assert "create_commit" not in [call[0] for call in api.calls]
 
 
-def test_real_hfapi_with_network_patched(dataset_plan, monkeypatch):
+# A scripted Hub behind huggingface_hub's public set_client_factory: the real HfApi builds and
+# sends every request (YAML validation, preupload, the NDJSON commit) to this handler. Run in
+# a child process, so that the client factory of this one is left as it is.
+SCRIPTED_HUB = """
+import json, sys
+from pathlib import Path
+
+import huggingface_hub
+from huggingface_hub import HfApi
+
+from courtbench.publish import make_plan, publish
+
+folder, token, oid = sys.argv[1:]
+http = __import__(huggingface_hub.errors.Response.__module__.split(".")[0])
+seen = []
+
+
+def handler(request):
+    path = request.url.path
+    body = request.content.decode()
+    seen.append({"method": request.method, "path": path, "body": body})
+    if path == "/api/validate-yaml":
+        return http.Response(200, json={"errors": [], "warnings": []})
+    if "/preupload/" in path:
+        files = [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False}
+                 for f in json.loads(body)["files"]]
+        return http.Response(200, json={"files": files})
+    if "/commit/" in path:
+        return http.Response(200, json={"commitOid": oid, "pullRequestUrl": None,
+                                        "commitUrl": "https://huggingface.co/datasets/org/toy"
+                                                     "/commit/" + oid})
+    return http.Response(404, json={"error": "not scripted: " + path})
+
+
+huggingface_hub.set_client_factory(lambda: http.Client(transport=http.MockTransport(handler)))
+api = HfApi(token=token)
+api.create_repo = lambda repo_id, **kw: huggingface_hub.RepoUrl(
+    "https://huggingface.co/datasets/" + repo_id)
+api.list_repo_files = lambda repo_id, **kw: ["data/old/x.parquet"]
+result = publish(make_plan(Path(folder), "org/toy"), api=api, token=token)
+print(json.dumps({"commit_id": result.commit_id, "requests": seen}))
+"""
+
+
+def test_real_hfapi_against_a_scripted_hub(dataset_plan):
     """huggingface_hub's own create_commit accepts the operations; YAML validation included."""
-    api = HfApi(token=TOKEN)
-    sent: dict = {}
-    monkeypatch.setattr(api, "create_repo", lambda repo_id, **kw: huggingface_hub.RepoUrl(
-        f"https://huggingface.co/datasets/{repo_id}"))
-    monkeypatch.setattr(api, "list_repo_files", lambda repo_id, **kw: ["data/old/x.parquet"])
-    monkeypatch.setattr(api, "_validate_yaml", lambda content, **kw: sent.update(yaml=(content, kw)))
-    monkeypatch.setattr(api, "preupload_lfs_files", lambda repo_id, **kw: sent.update(
-        preupload=[op.path_in_repo for op in kw["additions"]]))
+    import json
+    import os
+    import subprocess
+    import sys
 
-    def send_commit(**kwargs):
-        sent["commit"] = kwargs
-        return huggingface_hub.CommitInfo(commit_url="https://huggingface.co/datasets/org/toy/"
-                                          f"commit/{COMMIT_OID}", commit_message="",
-                                          commit_description="", oid=COMMIT_OID)
-
-    monkeypatch.setattr(huggingface_hub._commit_api, "_send_commit", send_commit)
-    result = publish(dataset_plan, api=api, token=TOKEN)
-    assert result.commit_id == COMMIT_OID
-    content, options = sent["yaml"]
-    assert content == (dataset_plan.folder / "README.md").read_text(encoding="utf-8")
-    assert options["repo_type"] == "dataset"
-    assert sent["preupload"] == DATASET_FILES
-    commit = sent["commit"]
-    assert [op.path_in_repo for op in commit["operations"]] == DATASET_FILES + ["data/old/x.parquet"]
-    assert (commit["repo_id"], commit["repo_type"], commit["revision"]) == ("org/toy", "dataset",
-                                                                            "main")
-    assert commit["commit_message"] == dataset_plan.commit_message
+    env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "HF_TOKEN")}
+    done = subprocess.run([sys.executable, "-c", SCRIPTED_HUB, str(dataset_plan.folder), TOKEN,
+                           COMMIT_OID], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    sent = json.loads(done.stdout.splitlines()[-1])
+    assert sent["commit_id"] == COMMIT_OID
+    by_step = {}
+    for request in sent["requests"]:
+        step = request["path"].rstrip("/").split("/")[-2 if "/api/datasets/" in request["path"]
+                                                       else -1]
+        by_step.setdefault(step, []).append(request)
+    validated = json.loads(by_step["validate-yaml"][0]["body"])
+    assert validated["content"] == (dataset_plan.folder / "README.md").read_text(encoding="utf-8")
+    assert validated["repoType"] == "dataset"
+    assert sorted(f["path"] for r in by_step["preupload"]
+                  for f in json.loads(r["body"])["files"]) == DATASET_FILES
+    (commit,) = by_step["commit"]
+    assert commit["path"] == "/api/datasets/org/toy/commit/main"
+    lines = [json.loads(line) for line in commit["body"].splitlines()]
+    assert lines[0]["key"] == "header"
+    assert lines[0]["value"]["summary"] == dataset_plan.commit_message
+    assert [line["value"]["path"] for line in lines[1:]] == DATASET_FILES + ["data/old/x.parquet"]
+    assert [line["key"] for line in lines[1:]] == ["file"] * len(DATASET_FILES) + ["deletedFile"]
+    assert TOKEN not in done.stdout
 
 
 # ----------------------------------------------------------------------------- CLI
