@@ -74,13 +74,10 @@ def _leakage_problems(split: str, path: Path) -> list[str]:
     return problems
 
 
-def audit_folder(folder: Path) -> list[str]:
-    """Run the checks listed in the module docstring on a built SLDS Hub folder."""
-    files = _files(Path(folder))
+def _default_problems(default: dict[str, Path]) -> tuple[list[str], dict[str, set[str]]]:
+    """Problems of the ``default`` config's splits (a decision in two splits, a ``test_<year>``
+    split holding other years, headnote leakage) and its sample ids per split."""
     problems: list[str] = []
-    default = files.get(DEFAULT_CONFIG)
-    if default is None:
-        return [f"no {DEFAULT_CONFIG!r} config in the card"]
     split_of_decision: dict[str, str] = {}
     default_ids: dict[str, set[str]] = {}
     for split, path in default.items():
@@ -95,6 +92,14 @@ def audit_folder(folder: Path) -> list[str]:
                 problems.append(f"{DEFAULT_CONFIG}/{split}: years {sorted(years)}; expected only "
                                 f"{split.removeprefix('test_')}")
         problems.extend(_leakage_problems(split, path))
+    return problems, default_ids
+
+
+def _pair_configs_problems(files: dict[str, dict[str, Path]]
+                           ) -> tuple[list[str], dict[str, set[str]]]:
+    """Problems of the pair configs (each on its own, and sample ids shared between pairs)
+    and the union of their sample ids per split (one-shot examples left out)."""
+    problems: list[str] = []
     pair_ids: dict[str, set[str]] = defaultdict(set)
     for config, splits in files.items():
         if config == DEFAULT_CONFIG:
@@ -106,6 +111,18 @@ def audit_folder(folder: Path) -> list[str]:
                 if pair_ids[split] & set(ids):
                     problems.append(f"{config}/{split}: sample ids also in another pair config")
                 pair_ids[split].update(ids)
+    return problems, pair_ids
+
+
+def audit_folder(folder: Path) -> list[str]:
+    """Run the checks listed in the module docstring on a built SLDS Hub folder."""
+    files = _files(Path(folder))
+    default = files.get(DEFAULT_CONFIG)
+    if default is None:
+        return [f"no {DEFAULT_CONFIG!r} config in the card"]
+    problems, default_ids = _default_problems(default)
+    pair_problems, pair_ids = _pair_configs_problems(files)
+    problems += pair_problems
     for split, ids in default_ids.items():
         if pair_ids.get(split, set()) != ids:
             problems.append(f"{DEFAULT_CONFIG}/{split}: its {len(ids):,} rows are not exactly "
