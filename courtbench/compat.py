@@ -37,7 +37,7 @@ def features_from_yaml(items: list[dict[str, Any]]) -> Any:
 def http_error_base() -> type[Exception]:
     """The class every ``huggingface_hub`` HTTP failure derives from — status errors
     (``HfHubHTTPError``) as well as connection failures and timeouts: the HTTP library's own
-    base error (``httpx.HTTPError`` for huggingface_hub ≥ 1)."""
+    base error (``httpx.HTTPError``, or ``httpx2.HTTPError`` for huggingface_hub 2)."""
     from huggingface_hub.errors import HfHubHTTPError
 
     return HfHubHTTPError.__mro__[1]
