@@ -40,9 +40,22 @@ def _save(figure, path: Path) -> None:
     _pyplot().close(figure)
 
 
+def _synthetic(data: BenchmarkData) -> bool:
+    """Whether ``data`` comes from a Hub folder whose card marks it SYNTHETIC."""
+    from courtbench.hub.card import read_card_metadata
+
+    folder = Path(data.source)
+    if not (folder / "README.md").is_file():
+        return False
+    provenance = read_card_metadata(folder).get("provenance") or {}
+    return bool(provenance.get("synthetic"))
+
+
 def award_distribution(data: BenchmarkData) -> Callable[[Path], None]:
-    """The card's award-distribution figure (:mod:`ecthr_npd.figures`) for ``data``."""
-    return figures_module.award_distribution({split: data.target(split) for split in SPLITS})
+    """The card's award-distribution figure (:mod:`ecthr_npd.figures`) for ``data``: the same
+    drawing, so the same bytes as the card's ``award_distribution.png``."""
+    return figures_module.award_distribution({split: data.target(split) for split in SPLITS},
+                                             synthetic=_synthetic(data))
 
 
 def predicted_vs_actual(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]]
