@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from courtbench.cli import main
 from courtbench.metric_modules import load_metric_module
 from ecthr_npd.metric_example import EXAMPLE_SIZE, example_predictions
@@ -18,6 +20,7 @@ def test_example_predictions_are_deterministic_and_ecthr_like():
     assert min(min(values) for values in first.values()) >= 0.0
 
 
+@pytest.mark.slow
 def test_demo_runs_the_modules_and_writes_json(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--seed", "1", "--datasets"]) == 0
@@ -40,6 +43,7 @@ def test_demo_runs_the_modules_and_writes_json(tmp_path, capsys):
     assert set(results["bootstrap_mae_single"]) == {"system_a", "system_b"}
 
 
+@pytest.mark.slow
 def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--scale", "0.02", "--skip-metric-example"]) == 0

@@ -177,6 +177,7 @@ def test_report_numbers(tmp_path, data, predictions):
     assert report.provenance["data"]["fingerprint"] == data.fingerprint
 
 
+@pytest.mark.slow
 def test_evaluate_cli_writes_the_report(tmp_path, built, predictions, capsys):
     out = tmp_path / "report"
     files = [str(predictions / f"{n}.csv") for n in CHEAP]
@@ -209,6 +210,7 @@ def test_evaluate_cli_writes_the_report(tmp_path, built, predictions, capsys):
     assert json.loads((out / "report.json").read_text()) == document
 
 
+@pytest.mark.slow
 def test_reduced_demo(tmp_path):
     from ecthr_npd.demo import run_demo
 

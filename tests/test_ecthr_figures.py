@@ -11,6 +11,7 @@ from ecthr_npd.report_figures import award_distribution
 pytest.importorskip("matplotlib")  # the plots extra (installed by `make test`)
 
 
+@pytest.mark.slow
 def test_report_and_card_award_distribution_are_the_same_png(tmp_path):
     folder = tmp_path / "ecthr"
     build_synthetic(folder, n=300, seed=3)

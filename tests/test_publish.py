@@ -383,6 +383,7 @@ def test_refuses_metric_card_without_space_keys(tmp_path, monkeypatch):
                                     for key in ("title", "sdk", "app_file")]
 
 
+@pytest.mark.slow  # each case loads a module with evaluate in a fresh process
 @pytest.mark.parametrize("extra_import, message", [
     ("import courtbench_no_such_package\n", "courtbench_no_such_package"),
     ("from courtbench.errors import CourtbenchError\n", "courtbench"),
@@ -517,6 +518,7 @@ print(json.dumps({"commit_id": result.commit_id, "requests": seen}))
 """
 
 
+@pytest.mark.slow
 def test_real_hfapi_against_a_scripted_hub(dataset_plan):
     """huggingface_hub's own create_commit accepts the operations; YAML validation included."""
     import json
