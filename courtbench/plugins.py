@@ -40,6 +40,10 @@ class DatasetPlugin:
             and ``courtbench publish``.
         add_baseline_arguments / run_baselines: ``courtbench baselines NAME``.
         add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
+        add_generate_arguments / generate: ``courtbench generate NAME`` (predictions from
+            a language model through :mod:`courtbench.llm`).
+        add_judge_arguments / judge: ``courtbench judge NAME`` (an LLM judge scores
+            predictions).
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
             scale in (0, 1]; returns a short text summary to print.
         package: the import name of the dataset package; its resources (card template,
@@ -58,6 +62,10 @@ class DatasetPlugin:
     run_baselines: ArgsRunner | None = None
     add_evaluate_arguments: ArgumentAdder | None = None
     evaluate: ArgsRunner | None = None
+    add_generate_arguments: ArgumentAdder | None = None
+    generate: ArgsRunner | None = None
+    add_judge_arguments: ArgumentAdder | None = None
+    judge: ArgsRunner | None = None
     demo: Callable[[Path, float], str] | None = None
     package: str | None = None
     metric_modules: tuple[str, ...] = ()
