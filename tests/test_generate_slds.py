@@ -182,11 +182,14 @@ def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_
     system.write_text("Be brief.")
     user.write_text("{decision}\nHeadnote in {language}:")
     out = tmp_path / "p.jsonl"
+    args = ["--config", "de_fr", "--shots", "0", "--max-input-chars", "30", "--system-prompt",
+            str(system), "--user-prompt", str(user)]
     with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
-        code = main(_args(slds_folder, server.url, out, "--config", "de_fr", "--shots", "0",
-                          "--max-input-chars", "30", "--system-prompt", str(system),
-                          "--user-prompt", str(user)))
+        code = main(_args(slds_folder, server.url, out, *args))
         body = server.requests[0].body
+        first = out.read_bytes()
+        assert main(_args(slds_folder, server.url, out, *args)) == 0  # own output: replaced
+        assert len(server.requests) == 1 and out.read_bytes() == first  # from cache, identical
     assert code == 0
     assert body["messages"] == [{"role": "system", "content": "Be brief."},
                                 {"role": "user", "content": "test decision 0 (de).\nHeadnote in French:"}]
