@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from courtbench.resources import package_path
 from courtbench.hub import HubFolderReport, write_hub_folder
+from courtbench.resources import package_path
 from slds.assemble import ONE_SHOT_SPLIT, assemble, make_configs
 from slds.card import (
     language_table,

@@ -26,10 +26,7 @@ DATASET_PACKAGES = ("ecthr_npd", "slds")
 PACKAGES = ("courtbench", *DATASET_PACKAGES)
 
 # Files of courtbench/ allowed to name a dataset, each with the reason.
-ALLOWED_TO_NAME_A_DATASET = {
-    # removed when the judge moves into the SLDS plugin
-    "courtbench/commands/judge.py",
-}
+ALLOWED_TO_NAME_A_DATASET: set[str] = set()
 # Dataset column names that are plain words any toolkit may use.
 GENERIC_COLUMN_NAMES = {"sample_id", "decision", "split", "year", "volume", "url"}
 
