@@ -89,14 +89,7 @@ def settings_from_evaluate_args(args: argparse.Namespace) -> JudgeSettings | Non
     if not (args.judge_base_url and args.judge_model):
         raise CourtbenchError("--judge-base-url and --judge-model go together: give both to run "
                               "the LLM judge, or neither")
-    endpoint_args = argparse.Namespace(
-        base_url=args.judge_base_url, model=args.judge_model, api_key_env=args.judge_api_key_env,
-        concurrency=args.judge_concurrency, timeout=args.judge_timeout,
-        max_retries=args.judge_max_retries, cache=args.judge_cache)
-    try:
-        endpoint = endpoint_from_args(endpoint_args, default_cache=default_cache(args.out))
-    except CourtbenchError as error:
-        raise CourtbenchError(str(error).replace("--", "--judge-", 1)) from None
+    endpoint = endpoint_from_args(args, default_cache=default_cache(args.out), prefix="judge_")
     check_cache(endpoint.cache_path, "--judge-cache")
     return JudgeSettings(endpoint, failed_as_zero=args.judge_failed_as_zero, progress=False)
 

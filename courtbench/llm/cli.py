@@ -39,30 +39,37 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, *, concurrency: int 
                             "send nothing")
 
 
-def endpoint_from_args(args: argparse.Namespace, *, default_cache: Path | None = None) -> EndpointConfig:
+def endpoint_from_args(args: argparse.Namespace, *, default_cache: Path | None = None,
+                       prefix: str = "") -> EndpointConfig:
     """The :class:`EndpointConfig` of parsed endpoint options.
 
     ``--cache`` defaults to ``default_cache``. An explicitly named ``--api-key-env`` that is
     unset is an error; the default variable may be unset (local servers need no key).
+    ``prefix`` reads options added under a prefix (``"judge_"``: ``args.judge_base_url`` …,
+    named ``--judge-base-url`` … in messages).
 
     Raises:
         CourtbenchError: a bad option value, naming the option.
     """
-    api_key_env = args.api_key_env
+    def value(name: str):
+        return getattr(args, prefix + name)
+
+    flag = "--" + prefix.replace("_", "-")
+    api_key_env = value("api_key_env")
     if api_key_env is not None and not os.environ.get(api_key_env):
-        raise CourtbenchError(f"--api-key-env {api_key_env}: the environment variable is not "
+        raise CourtbenchError(f"{flag}api-key-env {api_key_env}: the environment variable is not "
                               "set or empty")
-    cache = args.cache if args.cache is not None else default_cache
+    cache = value("cache") if value("cache") is not None else default_cache
     if cache is not None and cache.is_dir():
-        raise CourtbenchError(f"--cache {cache}: is a directory; expected an SQLite file")
+        raise CourtbenchError(f"{flag}cache {cache}: is a directory; expected an SQLite file")
     try:
-        return EndpointConfig(base_url=args.base_url, model=args.model,
+        return EndpointConfig(base_url=value("base_url"), model=value("model"),
                               api_key_env=api_key_env or DEFAULT_API_KEY_ENV,
-                              concurrency=args.concurrency, timeout=args.timeout,
-                              max_retries=args.max_retries, cache_path=cache)
+                              concurrency=value("concurrency"), timeout=value("timeout"),
+                              max_retries=value("max_retries"), cache_path=cache)
     except ValueError as error:
         option = str(error).split(" ", 1)[0].replace("_", "-")
-        raise CourtbenchError(f"--{option}: {error}") from None
+        raise CourtbenchError(f"{flag}{option}: {error}") from None
 
 
 def manifest_endpoint(config: EndpointConfig) -> dict:
