@@ -40,6 +40,8 @@ class DatasetPlugin:
             and ``courtbench publish``.
         add_baseline_arguments / run_baselines: ``courtbench baselines NAME``.
         add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
+        add_predict_arguments / predict: ``courtbench predict NAME`` (a model's predictions
+            over an endpoint, written where ``courtbench evaluate NAME`` reads them).
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
             scale in (0, 1]; returns a short text summary to print.
         package: the import name of the dataset package; its resources (card template,
@@ -59,6 +61,8 @@ class DatasetPlugin:
     add_evaluate_arguments: ArgumentAdder | None = None
     evaluate: ArgsRunner | None = None
     demo: Callable[[Path, float], str] | None = None
+    add_predict_arguments: ArgumentAdder | None = None
+    predict: ArgsRunner | None = None
     package: str | None = None
     metric_modules: tuple[str, ...] = ()
 

@@ -1,0 +1,98 @@
+"""Retrieved few-shot references: earlier training cases that share a violated article.
+
+Eligibility and distance are those of the k-NN baseline (:mod:`ecthr_npd.baselines.knn`,
+reused, not repeated): the pool is the ``train`` split; a pool case is eligible for a target
+when its judgment date is strictly earlier and it shares at least one violated article; the
+distance is the baseline's Euclidean distance over its standardised one-hot encoding, ties
+broken by pool order.
+
+Selection per target:
+
+1. the ``candidates`` nearest eligible pool cases (:meth:`KNNBaseline.neighbours`, default
+   :data:`CANDIDATES`), ranked nearest first;
+2. the first ``k`` of them are the references;
+3. when none of these has a zero award and ``k >= 2``, the last one is replaced by the nearest
+   zero-award candidate, if there is one. So one zero-award reference is included whenever
+   an eligible zero-award case is among the ``candidates`` nearest (with fewer eligible cases
+   than ``candidates``: whenever one is eligible at all). With ``k = 1`` the nearest case is
+   kept.
+
+References come nearest first. A target with no eligible case gets no reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from ecthr_npd import schema
+from ecthr_npd.baselines.base import limited_threads, target_of
+from ecthr_npd.baselines.data import inputs_only
+from ecthr_npd.baselines.knn import KNNBaseline
+
+CANDIDATES = 100
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One reference of a target: the pool (``train``) row, its case id and award (EUR) and
+    its squared distance to the target in the k-NN baseline's space."""
+
+    row: int
+    case_id: str
+    award_eur: float
+    distance: float
+
+
+def _ranked(knn: KNNBaseline, targets: pa.Table, chosen: list[np.ndarray]
+            ) -> list[list[tuple[float, int]]]:
+    """Per target, its chosen pool rows as (squared distance, row), nearest first, ties by
+    pool order. Distances are computed in the fitted baseline's own standardised space."""
+    pool = knn._pool  # the fitted pool: standardisation and encoded training cases
+    encoded = (knn.encoder.transform(targets, "one_hot") - pool["center"]) / pool["scale"]
+    ranked = []
+    for vector, rows in zip(encoded, chosen, strict=True):
+        rows = np.asarray(rows, dtype=np.int64)
+        difference = pool["features"][rows] - vector[None, :]
+        squared = np.round(np.einsum("ij,ij->i", difference, difference), 9)
+        order = np.lexsort((rows, squared))
+        ranked.append([(float(squared[i]), int(rows[i])) for i in order])
+    return ranked
+
+
+def retrieve_references(train: pa.Table, targets: pa.Table, k: int, *,
+                        candidates: int = CANDIDATES, threads: int = 1
+                        ) -> list[list[Reference]]:
+    """The few-shot references of every row of ``targets`` (see the module docstring).
+
+    Args:
+        train: the training split (inputs and ``y_amount_eur``): the reference pool.
+        targets: the cases to predict; their target column, if any, is never read.
+        k: the most references per target (>= 1).
+        candidates: how many nearest eligible cases to rank (>= k).
+        threads: BLAS threads of the distance products.
+
+    Returns:
+        Per target row, up to ``k`` :class:`Reference` s, nearest first.
+    """
+    if k < 1:
+        raise ValueError(f"k={k}; expected an integer >= 1")
+    knn = KNNBaseline(k=max(k, candidates), threads=threads).fit(train)
+    targets = inputs_only(targets)
+    awards = target_of(train)
+    case_ids = train.column(schema.ID_COLUMN).to_pylist()
+    with limited_threads(threads):
+        chosen = knn.neighbours(targets)
+        ranked = _ranked(knn, targets, chosen)
+    references = []
+    for ranking in ranked:
+        picked = ranking[:k]
+        if k >= 2 and not any(awards[row] == 0 for _, row in picked):
+            zero = next(((d, row) for d, row in ranking[k:] if awards[row] == 0), None)
+            if zero is not None:
+                picked = [*picked[:k - 1], zero]
+        references.append([Reference(row, case_ids[row], float(awards[row]), distance)
+                           for distance, row in picked])
+    return references
