@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -130,7 +131,6 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
     table, _ = data
     split_codes = table.column("split").to_numpy()
     planted = table
-    sentinels = []
     for name in schema.HEADER:
         if name in schema.INPUT_COLUMNS or name in ("split", "judgment_date"):
             continue
@@ -139,12 +139,9 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
             # sentinels that must never appear
             values = [float(v) if split_codes[i] == 0 else 913_579_000.0 + 1000.0 * i
                       for i, v in enumerate(table.column(name).to_pylist())]
-            sentinels += [f"{v:,.0f}" for i, v in enumerate(values) if split_codes[i] != 0]
-            sentinels += [str(int(v)) for i, v in enumerate(values) if split_codes[i] != 0]
             column = pa.array(values, pa.float64())
         else:
             values = [f"SENTINEL-{name}-{i:05d}" for i in range(table.num_rows)]
-            sentinels += values
             column = pa.array(values, pa.string())
         planted = planted.set_column(planted.column_names.index(name), name, column)
     # the case ids are bookkeeping: they are planted too (and used as sentinels)
@@ -166,8 +163,8 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
     assert len(texts) == 2 * 3 * sum(benchmark.splits[s].num_rows for s in ("validation", "test"))
     corpus = "\n".join(texts)
     assert "SENTINEL" not in corpus
-    leaked = [s for s in sentinels if s in corpus]
-    assert leaked == []
+    # the held-out awards 913,579,000 ... 914,779,000, in any spelling
+    assert re.search(r"91[34][,.\u00a0 ]?\d{3}[,.\u00a0 ]?\d{3}", corpus) is None
 
 
 # --- prompts -----------------------------------------------------------------------------
