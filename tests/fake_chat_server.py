@@ -4,8 +4,9 @@
 ``ThreadingHTTPServer`` in a background thread. For every request it calls
 ``responder(request_json, attempt)`` — ``attempt`` counts earlier requests with the same
 messages, from 0 — and sends the returned :class:`Reply`: a judgement, an HTTP error with
-headers (429 + Retry-After, 500 ...), a raw malformed body, or a delayed answer (slow
-responses and client timeouts). Every request is recorded with its headers and arrival time.
+headers (429 + Retry-After, 500 ...), a raw malformed body, a dropped connection, or a
+delayed answer (slow responses and client timeouts); answers may carry ``reasoning_content``
+and token ``usage``. Every request is recorded with its headers and arrival time.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ CATEGORY_LINES = ("ACCURACY_FAITHFULNESS_SCORE", "COMPLETENESS_RELEVANCE_SCORE",
 class Reply:
     """What the server answers: ``content`` in a chat completion (status 200), or an error
     ``status`` with ``headers``; ``body`` (bytes) replaces the JSON body; ``delay`` seconds
-    pass before the answer is sent."""
+    pass before the answer is sent; ``drop`` closes the connection without any answer;
+    ``reasoning_content`` and ``usage`` go into the completion when set."""
 
     content: str | None = None
     status: int = 200
@@ -34,6 +36,9 @@ class Reply:
     delay: float = 0.0
     body: bytes | None = None
     finish_reason: str = "stop"
+    drop: bool = False
+    reasoning_content: str | None = None
+    usage: Mapping[str, int] | None = None
 
 
 @dataclass
@@ -81,15 +86,25 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if reply.delay:
                 fake._stopping.wait(reply.delay)
+            if reply.drop:
+                self.close_connection = True
+                self.connection.shutdown(2)  # socket.SHUT_RDWR: no status line at all
+                return
             if reply.body is not None:
                 payload = reply.body
             elif reply.status == 200:
-                payload = json.dumps({
+                message = {"role": "assistant", "content": reply.content}
+                if reply.reasoning_content is not None:
+                    message["reasoning_content"] = reply.reasoning_content
+                completion = {
                     "id": f"chatcmpl-{attempt}", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "?"),
                     "choices": [{"index": 0, "finish_reason": reply.finish_reason,
-                                 "message": {"role": "assistant", "content": reply.content}}],
-                }).encode()
+                                 "message": message}],
+                }
+                if reply.usage is not None:
+                    completion["usage"] = dict(reply.usage)
+                payload = json.dumps(completion).encode()
             else:
                 payload = json.dumps({"error": {"message": f"scripted status {reply.status}",
                                                 "type": "test"}}).encode()

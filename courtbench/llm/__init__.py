@@ -1,0 +1,61 @@
+"""The LLM client shared by the runners: any OpenAI-compatible chat-completions endpoint.
+
+``run_chat`` sends :class:`ChatRequest` s with bounded concurrency, retries (backoff, jitter,
+``Retry-After``), an SQLite cache keyed by model, messages and parameters (a rerun sends
+nothing; a killed run resumes with the remainder), reasoning kept apart from the answer,
+summed token usage and a tqdm progress bar. The machinery lives in :mod:`courtbench.llm.core`
+(one self-contained file the ``headnote_judge`` metric module copies); the command-line
+helpers in :mod:`courtbench.llm.cli`.
+
+A caller writes its outputs and a manifest itself and exits non-zero when
+``summary.failed > 0``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from courtbench.llm.cli import add_endpoint_arguments, endpoint_from_args, manifest_endpoint
+from courtbench.llm.core import (
+    ChatRequest,
+    ChatResult,
+    EndpointConfig,
+    RunSummary,
+    dry_run_text,
+    endpoint_host,
+    request_key,
+    run_requests,
+    split_reasoning,
+)
+
+__all__ = [
+    "ChatRequest", "ChatResult", "EndpointConfig", "RunSummary", "add_endpoint_arguments",
+    "dry_run_text", "endpoint_from_args", "endpoint_host", "manifest_endpoint", "request_key",
+    "run_chat", "split_reasoning",
+]
+
+
+def run_chat(requests: Sequence[ChatRequest], config: EndpointConfig, *,
+             desc: str = "requests", progress: bool = True,
+             api_key: str | None = None) -> RunSummary:
+    """Obtain every request (cache first, then the endpoint) with a tqdm progress bar.
+
+    Args:
+        requests: the requests; identical ones are sent once.
+        config: endpoint, model, concurrency, timeout, retries and cache.
+        desc: progress-bar label.
+        progress: show the bar (on stderr).
+        api_key: overrides the key read from ``config.api_key_env``.
+
+    Returns:
+        RunSummary: results in request order, counts sent / cached / failed, summed usage.
+    """
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(requests), desc=desc, unit="req", disable=not progress,
+               dynamic_ncols=True)
+    try:
+        return run_requests(requests, config, api_key=api_key,
+                            on_start=lambda cached: bar.update(cached), on_done=bar.update)
+    finally:
+        bar.close()
