@@ -33,6 +33,7 @@ COMMAND = "predict ecthr_npd"
 PREDICTIONS_SUFFIX = ".csv"
 RESPONSES_SUFFIX = ".responses.jsonl"
 MANIFEST_SUFFIX = ".manifest.json"
+CACHE_SUFFIX = ".cache.sqlite"
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,11 @@ class OutputPaths:
         stem = out.name[: -len(out.suffix)]
         return cls(out, out.with_name(stem + RESPONSES_SUFFIX),
                    out.with_name(stem + MANIFEST_SUFFIX))
+
+    @property
+    def default_cache(self) -> Path:
+        """The response cache used when ``--cache`` is not given: ``NAME.cache.sqlite``."""
+        return self.predictions.with_name(self.predictions.stem + CACHE_SUFFIX)
 
     def all(self) -> tuple[Path, Path, Path]:
         return self.predictions, self.responses, self.manifest

@@ -7,6 +7,9 @@
         [--temperature 0 --seed 42 --max-tokens 4096] [--fallback train_median|none]
         [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run]
 
+``--cache`` defaults to ``NAME.cache.sqlite`` beside ``--out``: a rerun sends nothing, a
+killed or failed run resumes with the remainder.
+
 One chat request per case of ``--splits`` (default ``validation,test``, what
 ``courtbench evaluate ecthr_npd --splits validation,test`` scores): the case serialised from
 the model-input config (:mod:`ecthr_npd.prompting.serialise`) in the ``--prompt`` template
@@ -204,12 +207,18 @@ def _summary_lines(counts: Counter, failures: list[dict], *, n_cases: int, fallb
 def predict(args: argparse.Namespace) -> int:
     """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring)."""
     from courtbench import __version__
-    from courtbench.llm import dry_run_text, endpoint_from_args, endpoint_host, run_chat
+    from courtbench.llm import (
+        dry_run_text,
+        endpoint_from_args,
+        endpoint_host,
+        manifest_endpoint,
+        run_chat,
+    )
 
     splits = _check_arguments(args)
-    config = endpoint_from_args(args)
     paths = OutputPaths.for_out(args.out)
-    check_replaceable(paths, inputs=[config.cache_path])
+    config = endpoint_from_args(args, default_cache=paths.default_cache)
+    check_replaceable(paths, inputs=[config.cache_path, args.data])
     data = load_benchmark(args.data)
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params)
@@ -230,8 +239,7 @@ def predict(args: argparse.Namespace) -> int:
         "dataset": "ecthr_npd",
         "data": {"source": data.source, "fingerprint": data.fingerprint},
         "splits": list(splits),
-        "model": config.model,
-        "endpoint": host,
+        "endpoint": manifest_endpoint(config),
         "prompt": {"kind": args.prompt, "templates": template_hashes(args.prompt),
                    **({"k": args.k, "reference_pool": "train",
                        "candidates": max(args.k, CANDIDATES)}
@@ -239,6 +247,7 @@ def predict(args: argparse.Namespace) -> int:
         "params": params,
         "fallback": {"policy": args.fallback, "train_median_eur": fallback_value},
         "counts": {"cases": len(cases), "sent": summary.sent, "cached": summary.cached,
+                   "attempts": summary.attempts,
                    "request_failed": counts["request_failed"],
                    "answer_failed": counts["answer_failed"], "parsed": counts["ok"],
                    "parsed_by_method": {m.removeprefix("parsed_"): n
