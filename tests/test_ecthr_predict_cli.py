@@ -150,6 +150,8 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     else:
         assert all(r["references"] == [] for r in responses)
 
+    if kind != "few_shot":  # one end-to-end evaluation is enough
+        return
     report = tmp_path / "report"
     assert main(["evaluate", "ecthr_npd", "--data", str(folder), "--predictions", str(out),
                  "--splits", "validation,test", "--out", str(report), "--no-figures",
@@ -216,8 +218,11 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
         out = tmp_path / "dry.csv"
         assert _run(folder, server, out, "--prompt", "few_shot", "--dry-run") == 0
         assert server.requests == []
-    assert not out.exists()
-    assert "Reference 1:" in capsys.readouterr().out or True
+    assert not out.exists() and not out.with_name("dry.cache.sqlite").exists()
+    printed = capsys.readouterr().out
+    assert '"role": "user"' in printed and "Think step by step" in printed
+    assert re.search(r"dry run: \d+ request\(s\) to http://127\.0\.0\.1:\d+, model "
+                     r"scripted-model; nothing sent", printed)
 
 
 @pytest.mark.parametrize("arguments, message", [

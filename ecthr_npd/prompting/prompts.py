@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import jinja2
@@ -53,12 +53,12 @@ def _template_path(name: str):
     return package_path(TEMPLATE_PACKAGE, name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _system_text() -> str:
     return _template_path(SYSTEM_TEMPLATE).read_text(encoding="utf-8").strip()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _environment() -> jinja2.Environment:
     folder = package_path(TEMPLATE_PACKAGE)
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)),

@@ -30,13 +30,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from courtbench.errors import CourtbenchError
-from ecthr_npd import schema
 from ecthr_npd.baselines.data import BenchmarkData, load_benchmark
 from ecthr_npd.baselines.run import package_versions
 from ecthr_npd.prompting.outputs import (
