@@ -17,10 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from courtbench.errors import CourtbenchError
+from courtbench.llm import ChatResult
 from ecthr_npd import schema
 from ecthr_npd.baselines.data import from_canonical
 from ecthr_npd.baselines.knn import KNNBaseline
 from ecthr_npd.prompting import outputs, parsing, prompts, references, serialise
+from ecthr_npd.prompting.run import collect
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 
@@ -435,3 +437,35 @@ def test_an_interrupted_write_keeps_the_previous_files(tmp_path, monkeypatch):
         outputs.write_outputs(paths, predictions="new\n", responses="new\n", manifest={})
     assert {p: p.read_bytes() for p in paths.all()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.all())
+
+
+# --- collecting answers ----------------------------------------------------------------------
+
+def test_collect_counts_fills_and_lists_failures():
+    def result(answer, *, finish="stop", error=None):
+        return ChatResult("x", answer, None, finish, {"total_tokens": 1}, error, False)
+
+    cases = [{"case_id": f"001-{i}", "split": "test", "references": []} for i in range(6)]
+    results = [result('{"award_eur": 100}'), result("EUR 2,000"),
+               result("Step 1: about EUR 5,000 for Article 3, then", finish="length"),
+               result('cut short {"award_eur": 300}', finish="length"),
+               result("no idea"), result(None, error="HTTP 500 after 0 retries")]
+    rows, records, failures, counts = collect(cases, results, fallback="train_median",
+                                              fallback_value=3200.0)
+    assert rows == [("001-0", 100.0), ("001-1", 2000.0), ("001-2", 3200.0), ("001-3", 300.0),
+                    ("001-4", 3200.0), ("001-5", 3200.0)]
+    assert [f["case_id"] for f in failures] == ["001-2", "001-4", "001-5"]
+    assert "finish_reason length" in failures[0]["reason"]
+    assert failures[2] == {"case_id": "001-5", "split": "test", "failure": "request_failed",
+                           "reason": "HTTP 500 after 0 retries"}
+    assert (counts["ok"], counts["answer_failed"], counts["request_failed"],
+            counts["filled"], counts["written"]) == (3, 2, 1, 3, 6)
+    assert (counts["parsed_json"], counts["parsed_currency"]) == (2, 1)
+    assert [r["prediction_source"] for r in records] == [
+        "model", "model", "fallback_train_median", "model", "fallback_train_median",
+        "fallback_train_median"]
+    rows, records, failures, counts = collect(cases, results, fallback="none",
+                                              fallback_value=3200.0)
+    assert [case_id for case_id, _ in rows] == ["001-0", "001-1", "001-3"]
+    assert records[4]["prediction"] is None and counts["filled"] == 0
+    json.dumps(records, allow_nan=False)  # the responses file is plain JSON

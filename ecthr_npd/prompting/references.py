@@ -62,37 +62,49 @@ def _ranked(knn: KNNBaseline, targets: pa.Table, chosen: list[np.ndarray]
     return ranked
 
 
-def retrieve_references(train: pa.Table, targets: pa.Table, k: int, *,
-                        candidates: int = CANDIDATES, threads: int = 1
-                        ) -> list[list[Reference]]:
-    """The few-shot references of every row of ``targets`` (see the module docstring).
+class ReferenceIndex:
+    """The reference pool, fitted once: the k-NN baseline on ``train`` and its awards.
 
     Args:
         train: the training split (inputs and ``y_amount_eur``): the reference pool.
-        targets: the cases to predict; their target column, if any, is never read.
         k: the most references per target (>= 1).
-        candidates: how many nearest eligible cases to rank (>= k).
+        candidates: how many nearest eligible cases to rank (at least ``k`` are).
         threads: BLAS threads of the distance products.
-
-    Returns:
-        Per target row, up to ``k`` :class:`Reference` s, nearest first.
     """
-    if k < 1:
-        raise ValueError(f"k={k}; expected an integer >= 1")
-    knn = KNNBaseline(k=max(k, candidates), threads=threads).fit(train)
-    targets = inputs_only(targets)
-    awards = target_of(train)
-    case_ids = train.column(schema.ID_COLUMN).to_pylist()
-    with limited_threads(threads):
-        chosen = knn.neighbours(targets)
-        ranked = _ranked(knn, targets, chosen)
-    references = []
-    for ranking in ranked:
-        picked = ranking[:k]
-        if k >= 2 and not any(awards[row] == 0 for _, row in picked):
-            zero = next(((d, row) for d, row in ranking[k:] if awards[row] == 0), None)
-            if zero is not None:
-                picked = [*picked[:k - 1], zero]
-        references.append([Reference(row, case_ids[row], float(awards[row]), distance)
-                           for distance, row in picked])
-    return references
+
+    def __init__(self, train: pa.Table, k: int, *, candidates: int = CANDIDATES,
+                 threads: int = 1) -> None:
+        if k < 1:
+            raise ValueError(f"k={k}; expected an integer >= 1")
+        self.k = k
+        self.candidates = max(k, candidates)
+        self.threads = threads
+        self.knn = KNNBaseline(k=self.candidates, threads=threads).fit(train)
+        self.awards = target_of(train)
+        self.case_ids = train.column(schema.ID_COLUMN).to_pylist()
+
+    def references(self, targets: pa.Table) -> list[list[Reference]]:
+        """Per row of ``targets`` (whose target column, if any, is never read), up to ``k``
+        :class:`Reference` s, nearest first (see the module docstring)."""
+        targets = inputs_only(targets)
+        with limited_threads(self.threads):
+            ranked = _ranked(self.knn, targets, self.knn.neighbours(targets))
+        k, awards = self.k, self.awards
+        references = []
+        for ranking in ranked:
+            picked = ranking[:k]
+            if k >= 2 and not any(awards[row] == 0 for _, row in picked):
+                zero = next(((d, row) for d, row in ranking[k:] if awards[row] == 0), None)
+                if zero is not None:
+                    picked = [*picked[:k - 1], zero]
+            references.append([Reference(row, self.case_ids[row], float(awards[row]), distance)
+                               for distance, row in picked])
+        return references
+
+
+def retrieve_references(train: pa.Table, targets: pa.Table, k: int, *,
+                        candidates: int = CANDIDATES, threads: int = 1
+                        ) -> list[list[Reference]]:
+    """``ReferenceIndex(train, k, ...).references(targets)``: the few-shot references of
+    every row of ``targets``, nearest first (see the module docstring)."""
+    return ReferenceIndex(train, k, candidates=candidates, threads=threads).references(targets)

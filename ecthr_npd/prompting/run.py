@@ -17,8 +17,10 @@ the model-input config (:mod:`ecthr_npd.prompting.serialise`) in the ``--prompt`
 (:mod:`ecthr_npd.prompting.references`). Requests go through :mod:`courtbench.llm` (cache,
 retries, bounded concurrency); answers are parsed by :mod:`ecthr_npd.prompting.parsing`.
 
-Failed cases — the request could not be completed, or the answer holds no finite,
-non-negative award — are counted and listed (stdout and manifest). ``--fallback
+Failed cases — the request could not be completed, the answer holds no finite,
+non-negative award, or the answer was cut at ``--max-tokens`` (finish reason ``length``)
+before any JSON object, so that only a figure in its unfinished reasoning could be read — are
+counted and listed (stdout and manifest). ``--fallback
 train_median`` (the default) predicts the training median for them; ``--fallback none``
 leaves them out of the CSV. Exit status: 0 when every request completed and every case has a
 prediction; 1 otherwise (a failed request, or a case left out); the files are written either
@@ -51,7 +53,7 @@ from ecthr_npd.prompting.prompts import (
     render_messages,
     template_hashes,
 )
-from ecthr_npd.prompting.references import CANDIDATES, retrieve_references
+from ecthr_npd.prompting.references import CANDIDATES, ReferenceIndex
 from ecthr_npd.prompting.serialise import case_records
 
 PREDICTABLE_SPLITS = ("validation", "test")
@@ -121,13 +123,13 @@ def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k
     from courtbench.llm import ChatRequest
 
     train = data.splits["train"]
-    train_records = case_records(train) if kind == "few_shot" else []
+    index = ReferenceIndex(train, k) if kind == "few_shot" else None
+    train_records = case_records(train) if index else []
     requests, cases = [], []
     for split in splits:
         table = data.splits[split]
         records = case_records(table)
-        references = (retrieve_references(train, table, k) if kind == "few_shot"
-                      else [[] for _ in records])
+        references = index.references(table) if index else [[] for _ in records]
         for case_id, record, chosen in zip(data.ids(split), records, references, strict=True):
             shown = [ReferenceCase(train_records[r.row], r.award_eur) for r in chosen]
             messages = render_messages(kind, record, shown)
@@ -154,6 +156,11 @@ def collect(cases: list[dict[str, Any]], results: list, *, fallback: str,
             parsed = parse_award(result.answer)
             if parsed.value is None:
                 status, reason = "answer_failed", parsed.error
+            elif parsed.method != "json" and result.finish_reason == "length":
+                # cut off before its JSON object: a figure in unfinished reasoning is no answer
+                status = "answer_failed"
+                reason = (f"answer cut at --max-tokens (finish_reason length) before the JSON "
+                          f"object; the {parsed.method} rule would have read {parsed.value:g}")
             else:
                 status, reason = "ok", None
                 counts[f"parsed_{parsed.method}"] += 1
@@ -172,8 +179,7 @@ def collect(cases: list[dict[str, Any]], results: list, *, fallback: str,
         records.append({
             "case_id": case["case_id"], "split": case["split"], "status": status,
             "prediction": prediction, "prediction_source": source,
-            "parse_method": parsed.method if parsed else None,
-            "parse_error": parsed.error if parsed else None,
+            "parse_method": parsed.method if parsed else None, "failure_reason": reason,
             "answer": result.answer, "rationale": parsed.rationale if parsed else None,
             "reasoning": result.reasoning, "finish_reason": result.finish_reason,
             "usage": result.usage, "error": result.error,
