@@ -289,6 +289,7 @@ def test_reference_rules_on_a_handmade_pool(data):
     ('Steps...\n```json\n{"award_eur": 7500.5}\n```', 7500.5, "json"),
     ('{"award_eur": 100} then revised: {"award_eur": 250}', 250.0, "json"),
     ('{"award_eur": "EUR 3,000"}', 3000.0, "json"),
+    ('{"award_eur": "4 500 euros."}', 4500.0, "json"),
     ('{"award_eur": 0}', 0.0, "json"),
     ("{'award_eur': 4000,}", 4000.0, "key"),
     ('{"award_eur": 9000', 9000.0, "key"),
@@ -320,6 +321,8 @@ def test_parser_examples(answer, value, method):
     ('{"award_eur": null}', "null"),
     ('{"award_eur": true}', "true"),
     ('{"award_eur": "a lot"}', "string"),
+    ('{"award_eur": "EUR 3,000 to 5,000"}', "string"),
+    ('{"award_eur": "-EUR 300"}', "negative"),
     ('{"award_eur": [1]}', "list"),
     ("-€500", "negative"),
     ("EUR -500", "negative"),
@@ -469,3 +472,18 @@ def test_collect_counts_fills_and_lists_failures():
     assert [case_id for case_id, _ in rows] == ["001-0", "001-1", "001-3"]
     assert records[4]["prediction"] is None and counts["filled"] == 0
     json.dumps(records, allow_nan=False)  # the responses file is plain JSON
+
+
+@pytest.mark.realdata
+def test_real_release_rows_serialise(shared_data):
+    """Every real sample row renders every field; the articles line names as many distinct
+    articles as the release counts."""
+    for name in ("case_level.sample_train_2010.csv", "case_level.sample_test_2025.csv"):
+        table = read_case_level(shared_data / "ecthr_npd" / name)
+        for record in serialise.case_records(table):
+            lines = serialise.case_lines(record)
+            assert [line.split(": ", 1)[0] for line in lines] == [f.label for f in
+                                                                  serialise.FIELDS]
+            articles = lines[4].removeprefix("Violated articles: ").split("; ")
+            assert len(articles) == record["violated_articles_count"]
+            assert all(re.fullmatch(r"Article \d+( of Protocol No\. \d+)?", a) for a in articles)

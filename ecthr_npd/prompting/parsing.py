@@ -134,17 +134,20 @@ def _marked_amount(text: str, match: re.Match) -> float | None:
 
 
 def _single_amount(text: str) -> float | None:
-    """``text`` (trimmed, an optional final period and euro marker ignored) read as exactly
-    one amount; None when it is anything else."""
+    """``text`` read as exactly one amount with an optional euro marker before or after it
+    and an optional final period (a JSON string value such as ``"EUR 3,000"``); None when it
+    is anything else."""
     stripped = text.strip().removesuffix(".").strip()
-    for match in _AMOUNT.finditer(stripped):
-        rest = stripped[:match.start()] + stripped[match.end():]
-        if re.fullmatch(r"\s*(?:(?:EUR|€|euros?)\s*)?", rest, re.IGNORECASE):
-            value = _value_of(match)
-            prefix = stripped[:match.start()].strip()
-            return -abs(value) if prefix[:1] in ("-", "\u2212") else value
-        break
-    return None
+    match = _AMOUNT.search(stripped)
+    if match is None:
+        return None
+    before, after = stripped[:match.start()], stripped[match.end():]
+    marker = r"\s*(?:EUR|€|euros?)?\s*"
+    if not (re.fullmatch(r"[-\u2212]?" + marker, before, re.IGNORECASE)
+            and re.fullmatch(marker, after, re.IGNORECASE)):
+        return None
+    value = _value_of(match)
+    return -abs(value) if before.strip()[:1] in ("-", "\u2212") else value
 
 
 def _json_rule(text: str) -> ParsedAward | None:
