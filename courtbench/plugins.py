@@ -40,6 +40,10 @@ class DatasetPlugin:
             and ``courtbench publish``.
         add_baseline_arguments / run_baselines: ``courtbench baselines NAME``.
         add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
+        add_generate_arguments / generate: ``courtbench generate NAME`` (predictions from
+            a language model through :mod:`courtbench.llm`).
+        add_judge_arguments / judge: ``courtbench judge NAME`` (an LLM judge scores
+            predictions).
         add_predict_arguments / predict: ``courtbench predict NAME`` (a model's predictions
             over an endpoint, written where ``courtbench evaluate NAME`` reads them).
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
@@ -60,9 +64,13 @@ class DatasetPlugin:
     run_baselines: ArgsRunner | None = None
     add_evaluate_arguments: ArgumentAdder | None = None
     evaluate: ArgsRunner | None = None
-    demo: Callable[[Path, float], str] | None = None
+    add_generate_arguments: ArgumentAdder | None = None
+    generate: ArgsRunner | None = None
+    add_judge_arguments: ArgumentAdder | None = None
+    judge: ArgsRunner | None = None
     add_predict_arguments: ArgumentAdder | None = None
     predict: ArgsRunner | None = None
+    demo: Callable[[Path, float], str] | None = None
     package: str | None = None
     metric_modules: tuple[str, ...] = ()
 

@@ -5,14 +5,19 @@ macro-average over the language pairs present and one column per pair, for each 
 bootstrap standard errors; and one 3×3 heatmap PNG per metric (decision language ×
 headnote language, one panel per system). Scores are on the 0–100 scale, higher is better.
 BERTScore runs only with ``--bertscore`` (the ``bertscore`` extra); the judge only with
-``--judge-base-url`` and ``--judge-model``.
+``--judge-base-url`` and ``--judge-model`` (:mod:`slds.judge`, the defaults of
+``courtbench judge slds``; exit status 1 when a judge request failed or nothing was scored).
+
+Predictions files may be the output of ``courtbench generate slds``: a row whose generation
+failed (``"prediction": null``) is scored as an empty prediction, and the failed and empty
+rows of each system are counted in the report.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import os
+import sys
 from dataclasses import dataclass, fields
 from importlib import metadata
 from pathlib import Path
@@ -27,6 +32,13 @@ from courtbench.hub.offline import hub_offline
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
+from slds.judge import (
+    JudgeSettings,
+    add_evaluate_judge_arguments,
+    judge_rows,
+    run_failure,
+    settings_from_evaluate_args,
+)
 from slds.schema import LANGUAGES, PAIRS, pair_name
 
 METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUGE-L F1",
@@ -46,8 +58,8 @@ def load_split(data_dir: Path, split: str) -> datasets.Dataset:
 
 @dataclass(frozen=True)
 class EvaluationSettings:
-    """How systems are scored (defaults as the CLI's). Judge runs when ``judge_base_url`` and
-    ``judge_model`` are set; BERTScore when ``bertscore`` is true."""
+    """How systems are scored (defaults as the CLI's). The LLM judge runs when ``judge`` is
+    set; BERTScore when ``bertscore`` is true."""
 
     split: str = "test"
     rouge_tokenizer: str = "unicode"
@@ -56,20 +68,21 @@ class EvaluationSettings:
     bertscore_model_path: str | None = None
     resamples: int = 1000
     seed: int = 0
-    judge_base_url: str | None = None
-    judge_model: str | None = None
-    judge_api_key_env: str | None = None
-    judge_cache: Path | None = None
-    judge_concurrency: int = 8
+    judge: JudgeSettings | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> EvaluationSettings:
-        return cls(**{f.name: getattr(args, f.name) for f in fields(cls)})
+        own = {f.name: getattr(args, f.name) for f in fields(cls) if f.name != "judge"}
+        return cls(**own, judge=settings_from_evaluate_args(args))
 
 
-def _text(value: Any) -> str:
+def _text(value: Any) -> str | None:
+    """A headnote, or ``None`` for a failed generation (``"prediction": null``)."""
+    if value is None:
+        return None
     if not isinstance(value, str):
-        raise TypeError(f"expected a string headnote, got {type(value).__name__}")
+        raise TypeError(f"expected a string headnote (or null for a failed generation), got "
+                        f"{type(value).__name__}")
     return value
 
 
@@ -92,18 +105,17 @@ def score_system(rows: datasets.Dataset, predictions: list[str],
               for m in metrics}
     settings = {k: v for k, v in result.items()
                 if k not in {"groups", *metrics, *(f"{m}_se" for m in metrics)}}
-    if args.judge_base_url:
-        judge = load_metric_module("headnote_judge").headnote_judge
-        api_key = os.environ.get(args.judge_api_key_env) if args.judge_api_key_env else None
-        judged = judge(predictions, rows["headnote"], rows["headnote_language"],
-                       rows["decision_language"], sample_ids=rows["sample_id"],
-                       base_url=args.judge_base_url, model=args.judge_model, api_key=api_key,
-                       concurrency=args.judge_concurrency, cache_path=args.judge_cache)
+    if args.judge is not None:
+        judged = judge_rows(rows["headnote"], rows["headnote_language"], rows["decision_language"],
+                            rows["sample_id"], predictions, args.judge)
         scores["judge"] = {"macro": judged["macro_score"], "macro_se": None,
                            **{pair: group["score"]
                               for pair, group in judged["by_language_pair"].items()}}
         settings["judge"] = {**judged["reproducibility"], "n_failed": judged["n_failed"],
-                             "n_scored": judged["n_scored"]}
+                             "n_scored": judged["n_scored"], "n_unparsed": judged["n_unparsed"],
+                             "n_request_failed": judged["n_request_failed"],
+                             "failed_as_zero": judged["failed_as_zero"],
+                             "run_failure": run_failure(judged)}
     scores["_settings"] = settings
     return scores
 
@@ -168,29 +180,34 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
     A system is named after its file's stem; every file must hold exactly one prediction
     per sample of the split. Returns the written :class:`Report`.
     """
-    if bool(settings.judge_base_url) != bool(settings.judge_model):
-        raise CourtbenchError("--judge-base-url and --judge-model go together: give both to run "
-                              "the LLM judge, or neither")
     rows = load_split(data_dir, settings.split)
     ids = rows["sample_id"]
     results: dict[str, dict] = {}
+    failed: dict[str, int] = {}
+    empty: dict[str, int] = {}
     for path in prediction_files:
         system = path.stem
         if system in results:
             raise CourtbenchError(f"--predictions: two files are named {system!r}; systems are "
                                   "named after the file stem")
         predicted = read_predictions(path, "sample_id", "prediction", ids, _text)
-        results[system] = score_system(rows, [predicted[i] for i in ids], settings)
+        texts = [predicted[i] or "" for i in ids]
+        failed[system] = sum(predicted[i] is None for i in ids)
+        empty[system] = sum(not text.strip() for text in texts) - failed[system]
+        results[system] = score_system(rows, texts, settings)
     metrics = [m for m in METRIC_TITLES if m in next(iter(results.values()))]
     main = Table("main", f"Macro-average over language pairs ({settings.split})",
                  ["system", *[METRIC_TITLES[m] for m in metrics]],
                  [[system, *[scores[m]["macro"] for m in metrics]]
                   for system, scores in results.items()],
-                 note="0–100, higher is better.")
+                 note="0–100, higher is better. A failed generation (prediction null) is "
+                 "scored as an empty prediction; failed and empty rows per system are in the "
+                 "provenance (failed_predictions, empty_predictions).")
     provenance = {
         "courtbench": __version__, "split": settings.split, "n": rows.num_rows,
         "data_fingerprint": fingerprint(list_files(data_dir)),
         "predictions_sha256": {p.stem: _sha256(p) for p in prediction_files},
+        "failed_predictions": failed, "empty_predictions": empty,
         "settings": {system: scores["_settings"] for system, scores in results.items()},
         "versions": {p: metadata.version(p) for p in ("sacrebleu", "rouge-score", "numpy")},
     }
@@ -202,12 +219,22 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
 
 
 def evaluate(args: argparse.Namespace) -> int:
-    """CLI entry point: ``courtbench evaluate slds``."""
+    """CLI entry point: ``courtbench evaluate slds``; 1 when the judge ran and failed."""
     report = evaluate_files(args.data, args.predictions, args.out,
                             EvaluationSettings.from_args(args))
     print(report.tables[0].markdown())
     print(f"report: {args.out / 'report.md'}")
-    return 0
+    for system, count in report.provenance["failed_predictions"].items():
+        if count or report.provenance["empty_predictions"][system]:
+            print(f"courtbench evaluate: {system}: {count} failed generation(s) (scored as empty "
+                  f"predictions), {report.provenance['empty_predictions'][system]} empty "
+                  "prediction(s)", file=sys.stderr)
+    failures = {system: s["judge"]["run_failure"]
+                for system, s in report.provenance["settings"].items()
+                if s.get("judge", {}).get("run_failure")}
+    for system, failure in failures.items():
+        print(f"courtbench evaluate: judge of {system}: {failure}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -222,8 +249,4 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bertscore-model-path", help="local model folder for BERTScore")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (0)")
-    parser.add_argument("--judge-base-url", help="OpenAI-compatible endpoint for the LLM judge")
-    parser.add_argument("--judge-model", help="judge model name at that endpoint")
-    parser.add_argument("--judge-api-key-env", help="environment variable holding the API key")
-    parser.add_argument("--judge-cache", type=Path, help="SQLite cache of judge responses")
-    parser.add_argument("--judge-concurrency", type=int, default=8, help="requests in flight (8)")
+    add_evaluate_judge_arguments(parser)

@@ -3,7 +3,8 @@
 ``courtbench build slds --source PATH [--format slds|wide|entscheidsuche] --out DIR`` or
 ``courtbench build slds --synthetic [--decisions N --seed S] --out DIR``; split years are
 options (``--last-train-year``, ``--last-validation-year``, ``--last-test-year``).
-``courtbench verify DIR`` runs :func:`slds.audit.audit_folder`.
+``courtbench verify DIR`` runs :func:`slds.audit.audit_folder`; ``courtbench generate slds``
+(:mod:`slds.generate`) and ``courtbench judge slds`` (:mod:`slds.judge`) run language models.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from slds.build import (
 )
 from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
+from slds.generate import add_generate_arguments, generate
+from slds.judge import add_judge_arguments, judge
 from slds.readers import FORMATS
 from slds.run_baselines import add_baseline_arguments, run_baselines
 from slds.splits import SplitBoundaries
@@ -94,6 +97,10 @@ PLUGIN = DatasetPlugin(
     run_baselines=run_baselines,
     add_evaluate_arguments=add_evaluate_arguments,
     evaluate=evaluate,
+    add_generate_arguments=add_generate_arguments,
+    generate=generate,
+    add_judge_arguments=add_judge_arguments,
+    judge=judge,
     demo=run_demo,
     package="slds",
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),

@@ -1,4 +1,4 @@
-"""``courtbench judge`` and ``courtbench.predictions.read_predictions``, offline, against a
+"""``courtbench judge slds`` and ``courtbench.predictions.read_predictions``, offline, against a
 scripted chat-completions server (tests/fake_chat_server.py) and a tiny SLDS-like Hub folder."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def _scripted(request, attempt):
 
 
 def _args(hub_folder, predictions, server_url, out, *extra):
-    return ["judge", "--data", str(hub_folder), "--config", "de_fr", "--split", "test",
+    return ["judge", "slds", "--data", str(hub_folder), "--config", "de_fr", "--split", "test",
             "--predictions", str(predictions), "--base-url", server_url, "--model", "judge-m",
             "--out", str(out), "--no-progress", *extra]
 
@@ -152,7 +152,8 @@ def test_unknown_missing_and_duplicate_ids_are_listed(hub_folder, tmp_path, caps
     (["--config", "fr_fr"], "cannot load config 'fr_fr'"),
     (["--demonstration", "de"], "expected LANG=FILE"),
     (["--concurrency", "0"], "concurrency must be an integer >= 1, got 0"),
-    (["--system-template", "/nonexistent/sys.txt"], "system_template: cannot read"),
+    (["--system-template", "/nonexistent/sys.txt"], "--system-template /nonexistent/sys.txt: not a file"),
+    (["--max-tokens", "0"], "--max-tokens 0: expected a positive integer"),
 ])
 def test_bad_arguments_are_one_line_errors(hub_folder, tmp_path, capsys, extra, message):
     predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
@@ -190,6 +191,67 @@ def test_killed_run_resumes_with_only_the_remaining_requests(hub_folder, tmp_pat
     assert resent == 40 - stored
     assert result["n_cached"] == stored and result["n_requested"] == 40 - stored
     assert result["n_samples"] == 40 and result["n_unparsed"] == 13
+
+
+# ----------------------------------------------------------------------------- --out and exit codes
+
+
+def test_out_is_checked_before_loading_and_any_request(hub_folder, tmp_path, capsys, monkeypatch):
+    import slds.judge
+
+    def no_loading(*args, **kwargs):
+        raise AssertionError("the split was loaded before --out was checked")
+
+    monkeypatch.setattr(slds.judge, "load_split", no_loading)
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    foreign = tmp_path / "thesis.json"
+    foreign.write_text('{"chapter": 1}\n')
+    (tmp_path / "folder.json").mkdir()
+    with FakeChatServer(_scripted) as server:
+        assert main(_args(hub_folder, predictions, server.url, foreign)) == 1
+        assert "was not written by a courtbench run" in capsys.readouterr().err
+        assert main(_args(hub_folder, predictions, server.url, tmp_path / "folder.json")) == 1
+        assert "is a directory" in capsys.readouterr().err
+        assert server.requests == []
+    assert foreign.read_text() == '{"chapter": 1}\n'
+
+
+def test_own_output_is_replaced_and_foreign_only_with_overwrite(hub_folder, tmp_path):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    out = tmp_path / "judge.json"
+    with FakeChatServer(_scripted) as server:
+        assert main(_args(hub_folder, predictions, server.url, out)) == 0
+        manifest = json.loads((tmp_path / "judge.manifest.json").read_text())
+        assert manifest["courtbench_output"]["kind"] == "slds-judge"
+        assert main(_args(hub_folder, predictions, server.url, out)) == 0  # ours: replaced
+        out.write_text("edited by hand\n")
+        assert main(_args(hub_folder, predictions, server.url, out)) == 1  # changed since
+        assert main(_args(hub_folder, predictions, server.url, out, "--overwrite")) == 0
+    assert json.loads(out.read_text())["n_samples"] == 40
+
+
+def test_failed_requests_or_nothing_scored_exit_non_zero(hub_folder, tmp_path, capsys):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    out = tmp_path / "judge.json"
+    with FakeChatServer(lambda request, attempt: Reply(status=500)) as server:
+        code = main(_args(hub_folder, predictions, server.url, out, "--max-retries", "1"))
+    assert code == 1 and "40 judge request(s) could not be completed" in capsys.readouterr().err
+    result = json.loads(out.read_text())  # still written, every row marked
+    assert result["n_request_failed"] == 40 and result["score"] is None
+    with FakeChatServer(lambda request, attempt: Reply("no scores at all")) as server:
+        code = main(_args(hub_folder, predictions, server.url, out, "--cache", str(tmp_path / "c2.sqlite")))
+    err = capsys.readouterr().err
+    assert code == 1 and "no sample was scored" in err and "40 unparsed" in err
+
+
+def test_dry_run_sends_nothing_and_writes_nothing(hub_folder, tmp_path, capsys):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    with FakeChatServer(_scripted) as server:
+        assert main(_args(hub_folder, predictions, server.url, tmp_path / "j.json", "--dry-run")) == 0
+        assert server.requests == []
+    out = capsys.readouterr().out
+    assert '"temperature": 0' in out and "dry run: 40 request(s)" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["preds.jsonl"]
 
 
 # ----------------------------------------------------------------------------- read_predictions

@@ -18,6 +18,7 @@ import pytest
 from fake_chat_server import FakeChatServer, Reply
 
 from courtbench.errors import CourtbenchError
+from courtbench.llm.core import RetryPolicy, parse_retry_after
 from courtbench.llm import (
     ChatRequest,
     EndpointConfig,
@@ -83,6 +84,18 @@ def test_cache_key_is_model_messages_params_not_url_or_id():
 ])
 def test_split_reasoning(content, reasoning_content, expected):
     assert split_reasoning(content, reasoning_content) == expected
+
+
+def test_retry_after_in_seconds_milliseconds_and_http_date():
+    assert parse_retry_after({"retry-after-ms": "1500"}) == 1.5
+    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
+    assert parse_retry_after({"retry-after": "soon"}) is None
+    policy = RetryPolicy(max_retries=3, backoff_base=1.0, backoff_max=8.0)
+    rng = __import__("random").Random(0)
+    delays = [policy.delay(k, None, rng) for k in range(6)]
+    assert all(b / 2 <= d <= b for d, b in zip(delays, [1, 2, 4, 8, 8, 8], strict=True))
+    assert 30.0 <= policy.delay(0, 30.0, rng) <= 33.0  # Retry-After beats backoff_max
+    assert 600.0 <= policy.delay(0, 86400.0, rng) <= 660.0  # ... up to retry_after_max
 
 
 @pytest.mark.parametrize("change, message", [

@@ -162,16 +162,12 @@ def test_parse_recovers_any_scores_in_any_format_and_order(scores, formats, orde
     assert hj.sample_score(judged.scores) == 10 * sum(s - 1 for s in scores)
 
 
-def test_retry_after_in_seconds_milliseconds_and_http_date():
-    assert hj.parse_retry_after({"retry-after-ms": "1500"}) == 1.5
-    assert hj.parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
-    assert hj.parse_retry_after({"retry-after": "soon"}) is None
-    policy = hj.RetryPolicy(max_retries=3, backoff_base=1.0, backoff_max=8.0)
-    rng = __import__("random").Random(0)
-    delays = [policy.delay(k, None, rng) for k in range(6)]
-    assert all(b / 2 <= d <= b for d, b in zip(delays, [1, 2, 4, 8, 8, 8], strict=True))
-    assert 30.0 <= policy.delay(0, 30.0, rng) <= 33.0  # Retry-After beats backoff_max
-    assert 600.0 <= policy.delay(0, 86400.0, rng) <= 660.0  # ... up to retry_after_max
+def test_llm_core_is_a_byte_identical_copy_of_courtbench_llm_core():
+    import courtbench.llm.core as core
+    sibling = Path(hj.__file__).parent / "llm_core.py"
+    assert sibling.read_bytes() == Path(core.__file__).read_bytes(), \
+        "copy courtbench/llm/core.py to slds/metrics/headnote_judge/llm_core.py"
+    assert hj.llm_core.__file__ == str(sibling)
 
 
 # ----------------------------------------------------------------------------- scoring end to end
@@ -213,11 +209,11 @@ def test_request_parameters_and_reproducibility_record():
     assert body["temperature"] == 0 and body["max_tokens"] == 321 and body["seed"] == 7
     assert body["model"] == "judge-m" and [m["role"] for m in body["messages"]] == ["system", "user"]
     rep = result["reproducibility"]
-    assert rep["model"] == "judge-m" and rep["base_url_host"].startswith("127.0.0.1:")
+    assert rep["model"] == "judge-m" and rep["base_url_host"].startswith("http://127.0.0.1:")
     assert rep["temperature"] == 0 and rep["max_tokens"] == 321 and rep["seed"] == 7
     assert rep["system_template_sha256"] == hj._sha256(hj.DEFAULT_SYSTEM_TEMPLATE)
     assert rep["headnote_judge_version"] == hj.__version__ and rep["openai_version"]
-    assert rep["signature"].startswith(f"headnote_judge:{hj.__version__}|model:judge-m|host:127.0.0.1:")
+    assert rep["signature"].startswith(f"headnote_judge:{hj.__version__}|model:judge-m|host:http://127.0.0.1:")
     assert result["n_requested"] == 2 and result["n_cached"] == 0 and result["n_http_requests"] == 2
 
 
@@ -344,7 +340,7 @@ def test_cache_makes_reruns_free_and_repairs_corrupt_entries(tmp_path, caplog):
                        (keys[0],))
             db.execute("UPDATE responses SET response = 'not json', response_sha256 = ? WHERE key = ?",
                        (hj._sha256("not json"), keys[1]))
-        with caplog.at_level(logging.WARNING, logger="headnote_judge"):
+        with caplog.at_level(logging.WARNING, logger="courtbench.llm"):
             third = hj.headnote_judge(**_inputs(6), base_url=server.url, model="m",
                                       cache_path=cache, **FAST)
         assert len(server.requests) == 8
@@ -435,6 +431,8 @@ def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_embedded_templates(
     copied = Path(out["file"])
     assert copied.is_relative_to(tmp_path / "modules")           # the copy in the module cache ...
     assert not list(copied.parent.glob("*.txt"))                  # ... has no template files beside it
+    assert (copied.parent / "llm_core.py").read_bytes() \
+        == (repo_root / "courtbench" / "llm" / "core.py").read_bytes()  # ... but the shared client
     assert system in {hj.render_messages(hj.load_templates(), "Art. 1 ZGB", "gen-0", lang)[0]["content"]
                       for lang in ("de", "it")}
     assert out["score"] == 60 and out["pairs"] == ["fr_de", "it_it"]

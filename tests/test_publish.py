@@ -386,8 +386,8 @@ def test_refuses_metric_card_without_space_keys(tmp_path, monkeypatch):
 @pytest.mark.parametrize("extra_import, message", [
     ("import courtbench_no_such_package\n", "courtbench_no_such_package"),
     ("from courtbench.errors import CourtbenchError\n", "courtbench"),
-    ("from .helpers import mean\n", "helpers.py"),
-], ids=["missing-package", "imports-repository-package", "needs-a-file-that-is-not-uploaded"])
+    ("from .absent_helpers import mean\n", "absent_helpers.py"),
+], ids=["missing-package", "imports-repository-package", "needs-a-file-that-is-not-there"])
 def test_refuses_metric_that_would_not_load_on_a_space(tmp_path, extra_import, message):
     module = METRIC_MODULE.replace("import evaluate\n", "import evaluate\n" + extra_import)
     folder = _write_metric(tmp_path / "toy_metric", module)
@@ -397,6 +397,15 @@ def test_refuses_metric_that_would_not_load_on_a_space(tmp_path, extra_import, m
         make_plan(folder, "org/toy_metric")
     [problem] = error.value.problems
     assert "evaluate.load" in problem and message in problem
+
+
+def test_sibling_files_the_script_imports_relatively_are_uploaded(tmp_path):
+    module = METRIC_MODULE.replace("import evaluate\n", "import evaluate\nfrom .helpers import mean\n")
+    folder = _write_metric(tmp_path / "toy_metric", module)
+    (folder / "helpers.py").write_text("def mean(values):\n    return sum(values) / len(values)\n")
+    (folder / "scratch.py").write_text("x = 1\n")
+    included, excluded = select_files(folder, METRIC)
+    assert "helpers.py" in included and "scratch.py" in excluded
 
 
 # ----------------------------------------------------------------------------- executor

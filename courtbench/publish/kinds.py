@@ -7,13 +7,16 @@ Two kinds of folder are published:
   Uploadable: ``README.md``, ``data/**/*.parquet``, ``*.png`` at the top level.
 - a **metric** folder ``<name>/`` (``<dataset>/metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
-  four files and plain-text (UTF-8) prompt templates ``*.txt`` at the top level.
+  four files, plain-text (UTF-8) prompt templates ``*.txt`` at the top level, and the
+  top-level ``*.py`` files the script imports relatively (``from .llm_core import ...`` at the
+  start of a line: evaluate copies exactly those into its module cache).
 
 Every other file (caches, hidden files, symlinks, scratch output) stays on the machine.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -92,6 +95,17 @@ def _is_plain_text(path: Path) -> bool:
     return "\x00" not in text
 
 
+def sibling_modules(folder: Path) -> set[str]:
+    """Names of the existing top-level ``*.py`` files that ``<name>.py`` imports relatively
+    (a line starting ``from .<module> import``, the form evaluate recognises)."""
+    try:
+        source = (Path(folder) / f"{Path(folder).name}.py").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    names = re.findall(r"^from\s+\.(\w+)\s+import\b", source, flags=re.MULTILINE)
+    return {f"{name}.py" for name in names if (Path(folder) / f"{name}.py").is_file()}
+
+
 def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str | None:
     """Why the file at ``relative`` must not be uploaded, or None when it may be."""
     path = folder / relative
@@ -110,9 +124,12 @@ def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str |
         return "not README.md, data/**/*.parquet or a top-level *.png"
     if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES):
         return None
+    if top_level and relative.name in sibling_modules(folder):
+        return None
     if top_level and relative.suffix == ".txt":
         return None if _is_plain_text(path) else "*.txt that is not UTF-8 plain text"
-    return f"not {folder.name}.py, README.md, app.py, requirements.txt or a top-level *.txt"
+    return (f"not {folder.name}.py, README.md, app.py, requirements.txt, a top-level *.txt or "
+            f"a top-level *.py that {folder.name}.py imports relatively")
 
 
 def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:

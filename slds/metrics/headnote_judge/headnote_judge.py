@@ -8,39 +8,60 @@ the decision) and rates five categories from 1 to 3. A sample scores
 The computation is the plain function :func:`headnote_judge`; :class:`HeadnoteJudge` is a thin
 ``evaluate.Metric`` wrapper. The module depends only on the packages in requirements.txt.
 
+Requests, retries (429 / 5xx / timeouts / dropped connections, ``Retry-After``), the SQLite
+response cache and bounded concurrency are those of courtbench's LLM client: the sibling file
+``llm_core.py`` is a byte-identical copy of ``courtbench/llm/core.py``.
+
 Prompt templates: the defaults are embedded below (``DEFAULT_SYSTEM_TEMPLATE``,
-``DEFAULT_USER_TEMPLATE``) because ``evaluate.load`` copies only this script into its module
-cache, and a Hub Space download fetches only this script; ``system_prompt.txt`` and
-``user_prompt.txt`` in the module folder are identical copies for reading and editing.
+``DEFAULT_USER_TEMPLATE``) because ``evaluate.load`` copies only the script and the Python
+files it imports into its module cache; ``system_prompt.txt`` and ``user_prompt.txt`` in the
+module folder are identical copies for reading and editing.
 """
 
-import concurrent.futures
+# The import of the sibling llm_core.py must start a line (see below): a continued ``try:``.
+# ruff: noqa: E701, I001
+
 import dataclasses
-import email.utils
 import hashlib
-import json
-import logging
+import importlib.util
 import math
 import os
-import random
 import re
-import sqlite3
 import string
 import sys
-import threading
-import time
-import urllib.parse
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
 
 import datasets
 import evaluate
 import openai
 from tqdm import tqdm
 
-__version__ = "0.1.0"
 
-logger = logging.getLogger("headnote_judge")
+def _sibling_module(name: str):
+    """Import ``<this folder>/<name>.py`` by path (when this script is a top-level module)."""
+    qualified = f"{__name__}__{name}"
+    if qualified not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+        spec = importlib.util.spec_from_file_location(qualified, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[qualified] = module  # dataclasses look their module up while it runs
+        spec.loader.exec_module(module)
+    return sys.modules[qualified]
+
+
+# The request machinery (cache, retries, concurrency) is the sibling file llm_core.py, a
+# byte-identical copy of courtbench/llm/core.py. evaluate copies a sibling file into its module
+# cache only when a line *starts* with a relative import of it, hence the continued ``try:``.
+# Imported as a top-level module (the Space's app.py, courtbench's loader) the relative import
+# fails and the sibling is loaded by path.
+try: \
+from .llm_core import __name__ as _LLM_CORE
+except ImportError:
+    llm_core = _sibling_module("llm_core")
+else:
+    llm_core = sys.modules[_LLM_CORE]
+
+__version__ = "0.1.0"
 
 CATEGORIES = (
     "accuracy_faithfulness",
@@ -368,192 +389,6 @@ def sample_score(scores: Mapping[str, int]) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# Response cache (SQLite)
-
-
-def request_key(base_url: str, model: str, messages: Sequence[Mapping], params: Mapping) -> str:
-    """sha256 (hex) of endpoint, model, messages and sampling parameters: the cache key."""
-    payload = {"base_url": base_url.rstrip("/"), "model": model, "messages": list(messages),
-               "params": dict(params)}
-    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return _sha256(text)
-
-
-class ResponseCache:
-    """Chat responses persisted in an SQLite file, one row per request key; thread-safe.
-
-    A row holds the request (model, messages, parameters and the endpoint's host, never an
-    API key), the response JSON and its sha256. Each response is committed as soon as it
-    arrives, so an interrupted run keeps everything received so far.
-    """
-
-    SCHEMA = ("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, request TEXT NOT NULL, "
-              "response TEXT NOT NULL, response_sha256 TEXT NOT NULL, created_utc TEXT NOT NULL)")
-
-    def __init__(self, path: str | os.PathLike) -> None:
-        self.path = os.fspath(path)
-        parent = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(parent, exist_ok=True)
-        self._lock = threading.Lock()
-        try:
-            self._connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-            self._connection.execute(self.SCHEMA)
-            self._connection.commit()
-        except sqlite3.DatabaseError as error:
-            raise ValueError(f"cache {self.path!r} is not a usable SQLite cache ({error}); "
-                             "delete it or choose another cache path") from error
-
-    def get(self, key: str) -> tuple:
-        """Return ``(response, problem)``: the stored response dict, or ``None`` and a reason
-        when the entry is corrupt, or ``(None, None)`` when there is no entry."""
-        with self._lock:
-            row = self._connection.execute(
-                "SELECT response, response_sha256 FROM responses WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None, None
-        text, checksum = row
-        if not isinstance(text, str) or _sha256(text) != checksum:
-            return None, "checksum mismatch"
-        try:
-            response = json.loads(text)
-        except json.JSONDecodeError as error:
-            return None, f"invalid JSON ({error})"
-        if not isinstance(response, dict) or not isinstance(response.get("content"), (str, type(None))):
-            return None, "no 'content' field"
-        return response, None
-
-    def put(self, key: str, request: Mapping, response: Mapping) -> None:
-        """Store (or replace) the response for ``key`` and commit."""
-        text = json.dumps(response, ensure_ascii=False, sort_keys=True)
-        request_text = json.dumps(request, ensure_ascii=False, sort_keys=True)
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with self._lock:
-            self._connection.execute(
-                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?)",
-                (key, request_text, text, _sha256(text), created))
-            self._connection.commit()
-
-    def __len__(self) -> int:
-        with self._lock:
-            return self._connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
-
-    def close(self) -> None:
-        with self._lock:
-            self._connection.close()
-
-
-# --------------------------------------------------------------------------------------------
-# Requests with retries
-
-
-@dataclasses.dataclass(frozen=True)
-class RetryPolicy:
-    """Retries on timeouts, connection errors, HTTP 429 and 5xx; never on other 4xx.
-
-    The wait before retry ``k`` (0-based) is ``min(backoff_max, backoff_base * 2**k)`` with
-    "equal jitter" (uniformly between half and all of it), in seconds. A ``Retry-After`` (or
-    ``retry-after-ms``) header replaces it: the server's wait (at most ``retry_after_max``)
-    plus up to 10% jitter, so the retry never comes before the server allows it.
-    """
-
-    max_retries: int = 5
-    backoff_base: float = 1.0
-    backoff_max: float = 60.0
-    retry_after_max: float = 600.0
-
-    def delay(self, retry: int, retry_after: float | None, rng: random.Random) -> float:
-        if retry_after is not None:
-            return min(self.retry_after_max, retry_after) * (1.0 + 0.1 * rng.random())
-        wait = min(self.backoff_max, self.backoff_base * 2 ** retry)
-        return wait / 2 + rng.uniform(0, wait / 2)
-
-
-def parse_retry_after(headers: Mapping) -> float | None:
-    """Seconds to wait from ``retry-after-ms``, or ``Retry-After`` (seconds or HTTP date).
-
-    >>> parse_retry_after({"retry-after": "2"}), parse_retry_after({})
-    (2.0, None)
-    """
-    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            seconds = float(value) / divisor
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                continue
-            if when.tzinfo is None:
-                when = when.replace(tzinfo=timezone.utc)
-            seconds = (when - datetime.now(timezone.utc)).total_seconds()
-        if math.isfinite(seconds):
-            return max(0.0, seconds)
-    return None
-
-
-@dataclasses.dataclass
-class RequestOutcome:
-    """One request after retries: ``response`` dict, or ``None`` and the ``error``."""
-
-    response: dict | None
-    error: str | None
-    attempts: int
-
-
-def _short(message: object, limit: int = 300) -> str:
-    text = " ".join(str(message).split())
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def request_with_retries(client: openai.OpenAI, request: Mapping, *, timeout: float,
-                         policy: RetryPolicy, rng: random.Random | None = None,
-                         sleep=time.sleep) -> RequestOutcome:
-    """Send one chat-completions request, retrying as ``policy`` says.
-
-    Args:
-        client: an ``openai.OpenAI`` client with its own retries disabled (``max_retries=0``).
-        request: keyword arguments of ``client.chat.completions.create`` (model, messages, ...).
-        timeout: seconds per attempt.
-
-    Returns:
-        RequestOutcome; ``response`` holds ``content`` (str or None), ``model`` and
-        ``finish_reason``. Non-retryable failures and exhausted retries give ``error``.
-    """
-    rng = rng or random.Random()
-    for attempt in range(policy.max_retries + 1):
-        retry_after = None
-        try:
-            completion = client.chat.completions.create(**request, timeout=timeout)
-        except openai.APIStatusError as error:
-            reason = f"HTTP {error.status_code}: {_short(error.message)}"
-            if error.status_code != 429 and error.status_code < 500:
-                return RequestOutcome(None, reason, attempt + 1)
-            retry_after = parse_retry_after(error.response.headers)
-        except openai.APITimeoutError:
-            reason = f"timed out after {timeout:g} s"
-        except openai.APIConnectionError as error:
-            cause = error.__cause__ or error
-            reason = f"connection error: {_short(f'{type(cause).__name__}: {cause}')}"
-        except Exception as error:  # malformed body and the like: recorded, not retried
-            return RequestOutcome(None, f"invalid response: {_short(f'{type(error).__name__}: {error}')}",
-                                  attempt + 1)
-        else:
-            choices = getattr(completion, "choices", None)
-            if not choices or getattr(choices[0], "message", None) is None:
-                return RequestOutcome(None, "invalid response: no choices/message", attempt + 1)
-            response = {"content": choices[0].message.content,
-                        "finish_reason": choices[0].finish_reason,
-                        "model": getattr(completion, "model", None)}
-            return RequestOutcome(response, None, attempt + 1)
-        if attempt == policy.max_retries:
-            return RequestOutcome(None, f"{reason} (gave up after {attempt + 1} attempts)", attempt + 1)
-        sleep(policy.delay(attempt, retry_after, rng))
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-# --------------------------------------------------------------------------------------------
 # Validation and aggregation
 
 
@@ -620,15 +455,109 @@ def aggregate(samples: Sequence[Mapping], *, failed_as_zero: bool = False) -> di
     }
 
 
-def _endpoint_host(base_url: str) -> str:
-    parts = urllib.parse.urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http(s) URL such as http://localhost:8000/v1, got {base_url!r}")
-    return parts.hostname + (f":{parts.port}" if parts.port else "")
-
-
 # --------------------------------------------------------------------------------------------
 # The judge
+
+
+def _check_sample_ids(sample_ids: Sequence | None, n: int) -> list:
+    if sample_ids is None:
+        return list(range(n))
+    sample_ids = list(sample_ids)
+    if len(sample_ids) != n:
+        raise ValueError(f"sample_ids has {len(sample_ids)} items, predictions has {n}")
+    seen = {}
+    for index, sample_id in enumerate(sample_ids):
+        if sample_id in seen:
+            raise ValueError(f"sample_ids[{index}] = {sample_id!r} repeats sample_ids[{seen[sample_id]}]")
+        seen[sample_id] = index
+    return sample_ids
+
+
+def _check_inputs(predictions, references, headnote_languages, decision_languages,
+                  sample_ids) -> tuple:
+    """The five per-sample lists, checked; ValueError names the argument and index."""
+    predictions = _check_str_list("predictions", predictions, None, allow_empty=True)
+    n = len(predictions)
+    if n == 0:
+        raise ValueError("predictions is empty")
+    return (predictions,
+            _check_str_list("references", references, n, allow_empty=False),
+            _check_str_list("headnote_languages", headnote_languages, n, allow_empty=False),
+            _check_str_list("decision_languages", decision_languages, n, allow_empty=False),
+            _check_sample_ids(sample_ids, n))
+
+
+def judge_params(max_tokens: int, seed: int | None) -> dict:
+    """The sampling parameters of every judge request: temperature 0, ``max_tokens``, ``seed``."""
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise ValueError(f"max_tokens must be an integer >= 1, got {max_tokens!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    params = {"temperature": 0, "max_tokens": max_tokens}
+    if seed is not None:
+        params["seed"] = seed
+    return params
+
+
+def judge_requests(templates: PromptTemplates, predictions: Sequence[str],
+                   references: Sequence[str], headnote_languages: Sequence[str],
+                   params: Mapping) -> list:
+    """One ``llm_core.ChatRequest`` per sample (id = its index as text)."""
+    return [llm_core.ChatRequest(str(index), tuple(render_messages(
+                templates, references[index], predictions[index], headnote_languages[index])),
+                dict(params))
+            for index in range(len(predictions))]
+
+
+def sample_record(sample_id, language_pair: str, result, max_tokens: int) -> dict:
+    """The per-sample record of one judged answer (``result``: an ``llm_core.ChatResult``).
+
+    ``status`` is ``scored``, ``unparsed`` (the judge answered, but not in the five score
+    lines: a failure of the judge model, with ``reason`` and ``raw_response``) or
+    ``request_failed`` (no answer after retries). ``reasoning`` holds the judge's reasoning
+    text (``<think>`` or ``reasoning_content``), kept for inspection, never parsed.
+    """
+    record = {"sample_id": sample_id, "language_pair": language_pair, "status": "scored",
+              "score": None, "scores": None, "reason": None, "raw_response": None,
+              "reasoning": result.reasoning, "cached": result.cached}
+    if result.error is not None:
+        record.update(status="request_failed", reason=result.error)
+        return record
+    judgement = parse_judgement(result.answer)
+    if judgement.scores is not None:
+        record.update(scores=judgement.scores, score=sample_score(judgement.scores))
+        return record
+    reason = judgement.reason
+    if reason == "empty response" and result.reasoning:
+        reason = "empty answer after the reasoning (reasoning block never closed?)"
+    if result.finish_reason == "length":
+        reason += f" (answer cut at max_tokens={max_tokens})"
+    record.update(status="unparsed", reason=reason, raw_response=result.answer)
+    return record
+
+
+def _send(requests: list, config, api_key: str | None, progress: bool):
+    bar = tqdm(total=len(requests), desc="headnote_judge", unit="req", disable=not progress)
+    try:
+        return llm_core.run_requests(requests, config, api_key=api_key,
+                                     on_start=bar.update, on_done=bar.update)
+    finally:
+        bar.close()
+
+
+def _counts(samples: Sequence[Mapping], requests: Sequence, summary) -> dict:
+    n = len(samples)
+    n_request_failed = sum(s["status"] == "request_failed" for s in samples)
+    n_unparsed = sum(s["status"] == "unparsed" for s in samples)
+    n_cached = sum(s["cached"] for s in samples)
+    sent_keys = {llm_core.request_key("", r.messages, r.params)
+                 for r, s in zip(requests, samples, strict=True) if not s["cached"]}
+    return {"n_samples": n, "n_scored": n - n_request_failed - n_unparsed,
+            "n_failed": n_request_failed + n_unparsed, "n_unparsed": n_unparsed,
+            "n_request_failed": n_request_failed, "n_cached": n_cached,
+            "n_requested": n - n_cached, "n_http_requests": summary.attempts,
+            "n_retries": summary.attempts - len(sent_keys),
+            "n_cache_corrupt": summary.cache_corrupt}
 
 
 def headnote_judge(
@@ -647,7 +576,7 @@ def headnote_judge(
     max_tokens: int = 2048,
     seed: int | None = 0,
     timeout: float = 120.0,
-    max_retries: int = 5,
+    max_retries: int = 6,
     backoff_base: float = 1.0,
     backoff_max: float = 60.0,
     concurrency: int = 8,
@@ -674,9 +603,10 @@ def headnote_judge(
         max_tokens: maximal answer length in tokens. ``temperature`` is always 0.
         seed: sent as ``seed`` (endpoints that support it sample reproducibly); ``None`` omits it.
         timeout: seconds per HTTP attempt.
-        max_retries, backoff_base, backoff_max: see :class:`RetryPolicy` (seconds).
+        max_retries, backoff_base, backoff_max: see ``llm_core.RetryPolicy`` (seconds).
         concurrency: requests in flight at once (threads), >= 1.
-        cache_path: SQLite file caching responses across runs; ``None``: no cache.
+        cache_path: SQLite file caching responses across runs (keyed by model, messages and
+            parameters, not by the URL); ``None``: no cache.
         failed_as_zero: count failed samples as score 0 instead of excluding them.
         progress: show a progress bar and print a throughput line to stderr.
 
@@ -685,195 +615,59 @@ def headnote_judge(
         :func:`aggregate`), counts ``n_samples``, ``n_scored``, ``n_failed`` (``n_unparsed``
         + ``n_request_failed``), ``n_cached`` (samples answered from the cache),
         ``n_requested`` (samples requested in this run), ``n_http_requests`` (attempts sent),
-        ``n_retries``, ``n_cache_corrupt``; ``failed_as_zero``; ``samples`` (per sample:
-        ``sample_id``, ``language_pair``, ``status`` scored / unparsed / request_failed,
-        ``score``, ``scores``, ``reason``, ``raw_response`` for unparsed answers, ``cached``);
-        ``reproducibility`` (model, base URL host, parameters, template hashes, versions,
-        ``signature``).
+        ``n_retries``, ``n_cache_corrupt``; ``failed_as_zero``; ``usage`` (summed token
+        usage); ``samples`` (see :func:`sample_record`); ``reproducibility`` (model, endpoint
+        host, parameters, template hashes, versions, ``signature``).
 
     Raises:
         ValueError: invalid inputs or options, naming the argument and first bad index.
     """
-    predictions = _check_str_list("predictions", predictions, None, allow_empty=True)
-    n = len(predictions)
-    if n == 0:
-        raise ValueError("predictions is empty")
-    references = _check_str_list("references", references, n, allow_empty=False)
-    headnote_languages = _check_str_list("headnote_languages", headnote_languages, n, allow_empty=False)
-    decision_languages = _check_str_list("decision_languages", decision_languages, n, allow_empty=False)
-    if sample_ids is None:
-        sample_ids = list(range(n))
-    else:
-        sample_ids = list(sample_ids)
-        if len(sample_ids) != n:
-            raise ValueError(f"sample_ids has {len(sample_ids)} items, predictions has {n}")
-        seen = {}
-        for index, sample_id in enumerate(sample_ids):
-            if sample_id in seen:
-                raise ValueError(f"sample_ids[{index}] = {sample_id!r} repeats sample_ids[{seen[sample_id]}]")
-            seen[sample_id] = index
-    if not isinstance(model, str) or not model:
-        raise ValueError(f"model must be a non-empty string, got {model!r}")
-    host = _endpoint_host(base_url)
-    for name, value, minimum in (("max_tokens", max_tokens, 1), ("concurrency", concurrency, 1),
-                                 ("max_retries", max_retries, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    for name, value in (("timeout", timeout), ("backoff_base", backoff_base), ("backoff_max", backoff_max)):
-        if not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-            raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"seed must be an integer or None, got {seed!r}")
-
+    predictions, references, headnote_languages, decision_languages, sample_ids = _check_inputs(
+        predictions, references, headnote_languages, decision_languages, sample_ids)
+    config = llm_core.EndpointConfig(
+        base_url=base_url, model=model, api_key_env=None, concurrency=concurrency,
+        timeout=timeout, max_retries=max_retries, cache_path=cache_path,
+        backoff_base=backoff_base, backoff_max=backoff_max)
+    params = judge_params(max_tokens, seed)
     templates = load_templates(system_template, user_template, demonstrations)
-    params = {"temperature": 0, "max_tokens": max_tokens}
-    if seed is not None:
-        params["seed"] = seed
-    keys = []
-    requests = {}
-    for index in range(n):
-        messages = render_messages(templates, references[index], predictions[index],
-                                   headnote_languages[index])
-        key = request_key(base_url, model, messages, params)
-        keys.append(key)
-        requests.setdefault(key, {"model": model, "messages": messages, **params})
-
-    cache = ResponseCache(cache_path) if cache_path is not None else None
-    responses = {}
-    errors = {}
-    from_cache = set()
-    n_corrupt = 0
-    attempts_total = 0
-    started = time.perf_counter()
-    try:
-        pending = []
-        for key in requests:
-            response, problem = cache.get(key) if cache else (None, None)
-            if response is not None:
-                responses[key] = response
-                from_cache.add(key)
-                continue
-            if problem is not None:
-                n_corrupt += 1
-                logger.warning("headnote_judge: cache %s: entry %s is corrupt (%s); requesting it again",
-                               cache.path, key[:12], problem)
-            pending.append(key)
-        attempts_total = _run_requests(
-            pending, requests, responses, errors, cache=cache, base_url=base_url, host=host,
-            api_key=api_key, timeout=timeout, concurrency=concurrency,
-            policy=RetryPolicy(max_retries, backoff_base, backoff_max), progress=progress)
-    finally:
-        if cache is not None:
-            cache.close()
-    elapsed = time.perf_counter() - started
-
-    samples = []
-    for index, key in enumerate(keys):
-        record = {"sample_id": sample_ids[index],
-                  "language_pair": f"{decision_languages[index]}_{headnote_languages[index]}",
-                  "status": "scored", "score": None, "scores": None, "reason": None,
-                  "raw_response": None, "cached": key in from_cache}
-        if key in errors:
-            record.update(status="request_failed", reason=errors[key])
-        else:
-            response = responses[key]
-            judgement = parse_judgement(response["content"])
-            if judgement.scores is None:
-                reason = judgement.reason
-                if response.get("finish_reason") == "length":
-                    reason += f" (answer cut at max_tokens={max_tokens})"
-                record.update(status="unparsed", reason=reason, raw_response=response["content"])
-            else:
-                record.update(scores=judgement.scores, score=sample_score(judgement.scores))
-        samples.append(record)
-
-    n_request_failed = sum(s["status"] == "request_failed" for s in samples)
-    n_unparsed = sum(s["status"] == "unparsed" for s in samples)
-    n_cached = sum(s["cached"] for s in samples)
+    requests = judge_requests(templates, predictions, references, headnote_languages, params)
+    summary = _send(requests, config, api_key, progress)
+    samples = [sample_record(sample_ids[i], f"{decision_languages[i]}_{headnote_languages[i]}",
+                             result, max_tokens)
+               for i, result in enumerate(summary.results)]
     result = aggregate(samples, failed_as_zero=failed_as_zero)
-    result.update({
-        "n_samples": n,
-        "n_scored": n - n_request_failed - n_unparsed,
-        "n_failed": n_request_failed + n_unparsed,
-        "n_unparsed": n_unparsed,
-        "n_request_failed": n_request_failed,
-        "n_cached": n_cached,
-        "n_requested": n - n_cached,
-        "n_http_requests": attempts_total,
-        "n_retries": attempts_total - (len(requests) - len(from_cache)),
-        "n_cache_corrupt": n_corrupt,
-        "failed_as_zero": failed_as_zero,
-        "reproducibility": _reproducibility(model, host, params, templates, timeout,
-                                            max_retries, failed_as_zero),
-        "samples": samples,
-    })
+    result.update(_counts(samples, requests, summary))
+    result.update(failed_as_zero=failed_as_zero, usage=summary.usage,
+                  reproducibility=_reproducibility(config, params, templates, failed_as_zero),
+                  samples=samples)
     if progress:
-        sent = len(requests) - len(from_cache)
-        print(f"headnote_judge: {n} samples ({n_cached} from cache, {n - n_cached} requested: "
-              f"{sent} unique requests, {attempts_total} HTTP attempts) in {elapsed:.1f} s, "
-              f"{sent / elapsed if elapsed > 0 else 0.0:.2f} requests/s; "
-              f"{result['n_failed']} failed", file=sys.stderr)
+        sent = result["n_requested"]
+        print(f"headnote_judge: {result['n_samples']} samples ({result['n_cached']} from cache, "
+              f"{sent} requested, {result['n_http_requests']} HTTP attempts) in "
+              f"{summary.elapsed:.1f} s, {sent / summary.elapsed if summary.elapsed > 0 else 0.0:.2f} "
+              f"requests/s; {result['n_failed']} failed", file=sys.stderr)
     return result
 
 
-def _run_requests(pending, requests, responses, errors, *, cache, base_url, host, api_key,
-                  timeout, concurrency, policy, progress) -> int:
-    """Send the pending requests with ``concurrency`` threads; store responses as they
-    arrive (in ``responses`` and the cache) and failures in ``errors``. Returns the number
-    of HTTP attempts."""
-    if not pending:
-        return 0
-    client = openai.OpenAI(base_url=base_url, api_key=api_key or "no-key", max_retries=0,
-                           timeout=timeout)
-    attempts = 0
-
-    def work(key):
-        outcome = request_with_retries(client, requests[key], timeout=timeout, policy=policy)
-        if outcome.response is not None and cache is not None:
-            stored_request = {"endpoint_host": host, **requests[key]}
-            cache.put(key, stored_request, outcome.response)
-        return key, outcome
-
-    executor = concurrent.futures.ThreadPoolExecutor(max_workers=concurrency,
-                                                     thread_name_prefix="headnote_judge")
-    bar = tqdm(total=len(pending), desc="headnote_judge", unit="req", disable=not progress)
-    try:
-        futures = [executor.submit(work, key) for key in pending]
-        for future in concurrent.futures.as_completed(futures):
-            key, outcome = future.result()
-            attempts += outcome.attempts
-            if outcome.response is not None:
-                responses[key] = outcome.response
-            else:
-                errors[key] = outcome.error
-            bar.update(1)
-        executor.shutdown(wait=True)
-    except BaseException:
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise
-    finally:
-        bar.close()
-        client.close()
-    return attempts
-
-
-def _reproducibility(model, host, params, templates, timeout, max_retries, failed_as_zero) -> dict:
+def _reproducibility(config, params: Mapping, templates: PromptTemplates,
+                     failed_as_zero: bool) -> dict:
+    host = llm_core.endpoint_host(config.base_url)
     hashes = templates.hashes()
     demos = ",".join(f"{lang}:{sha[:8]}" for lang, sha in hashes["demonstration_sha256"].items())
     signature = "|".join([
-        f"headnote_judge:{__version__}", f"model:{model}", f"host:{host}",
+        f"headnote_judge:{__version__}", f"model:{config.model}", f"host:{host}",
         f"temperature:{params['temperature']}", f"max_tokens:{params['max_tokens']}",
         f"seed:{params.get('seed', 'none')}", f"system:{hashes['system_template_sha256'][:8]}",
         f"user:{hashes['user_template_sha256'][:8]}", f"demos:{demos or 'none'}",
         f"failed:{'zero' if failed_as_zero else 'excluded'}",
     ])
     return {
-        "model": model,
+        "model": config.model,
         "base_url_host": host,
         **params,
         "seed": params.get("seed"),
-        "timeout_seconds": timeout,
-        "max_retries": max_retries,
+        "timeout_seconds": config.timeout,
+        "max_retries": config.max_retries,
         **hashes,
         "headnote_judge_version": __version__,
         "openai_version": openai.__version__,

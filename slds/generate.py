@@ -1,0 +1,292 @@
+"""``courtbench generate slds``: headnotes from any OpenAI-compatible model, as the SLDS paper ran it.
+
+Per sample of a split: a system message (``slds/prompts/headnote_system.txt``), with
+``--shots 1`` the pair's ``one_shot_examples`` row as a user/assistant exchange, then the user
+message "Leading decision:\\n```{decision}```\\n\\nGenerate a headnote in {language} for the
+leading decision above." Sampling: temperature 0.7, top-p 0.8, seed 2025, 1,024 new tokens.
+
+Output: ``--out preds.jsonl``, one line per sample (``sample_id``, ``config``,
+``prediction``, ``finish_reason``, ``usage``, ``error``, ``reasoning``), failed and empty
+generations included and counted, plus ``preds.manifest.json`` (model, endpoint host,
+parameters, template sha256, counts, usage, courtbench version). The file goes straight into
+``courtbench evaluate slds --predictions``. Exit status 1 when any request failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from courtbench import __version__
+from courtbench.errors import CourtbenchError
+from courtbench.llm import (
+    ChatRequest,
+    EndpointConfig,
+    dry_run_text,
+    endpoint_from_args,
+    manifest_endpoint,
+    run_chat,
+)
+from courtbench.llm.core import ResponseCache, sha256_text
+from courtbench.output_files import check_output_file, write_output_file
+from courtbench.resources import package_path
+from slds.schema import PAIRS, pair_name
+
+OUTPUT_KIND = "slds-generation"
+LANGUAGE_NAMES = {"de": "German", "fr": "French", "it": "Italian"}
+CONFIG_NAMES = tuple(pair_name(d, h) for d, h in PAIRS)
+ONE_SHOT_SPLIT = "one_shot_examples"
+_PLACEHOLDER = re.compile(r"\{(decision|language)\}")
+
+
+@dataclass(frozen=True)
+class Prompts:
+    """The system message and the user template (placeholders ``{decision}``, ``{language}``)."""
+
+    system: str
+    user: str
+
+    def hashes(self) -> dict:
+        return {"system_prompt_sha256": sha256_text(self.system),
+                "user_prompt_sha256": sha256_text(self.user)}
+
+
+def _read_prompt(path: Path | None, default: str, option: str) -> str:
+    file = path if path is not None else package_path("slds", "prompts", default)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CourtbenchError(f"{option} {file}: cannot read it as UTF-8 text: {error}") from None
+    if not text.strip():
+        raise CourtbenchError(f"{option} {file}: the prompt is empty")
+    return text
+
+
+def load_prompts(system_file: Path | None = None, user_file: Path | None = None) -> Prompts:
+    """The packaged prompts, or the given files; the user template must contain ``{decision}``."""
+    prompts = Prompts(_read_prompt(system_file, "headnote_system.txt", "--system-prompt"),
+                      _read_prompt(user_file, "headnote_user.txt", "--user-prompt"))
+    if "{decision}" not in prompts.user:
+        raise CourtbenchError(f"--user-prompt {user_file}: the template never uses {{decision}}; "
+                              "the model would not see the decision")
+    return prompts
+
+
+def render_user(template: str, decision: str, headnote_language: str) -> str:
+    """Fill ``{decision}`` and ``{language}`` in one pass (text inside the decision that looks
+    like a placeholder stays as it is)."""
+    values = {"decision": decision,
+              "language": LANGUAGE_NAMES.get(headnote_language, headnote_language)}
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
+
+
+def cut_decision(text: str, max_chars: int | None) -> tuple[str, bool]:
+    """``text`` cut to at most ``max_chars`` characters at the last paragraph boundary.
+
+    A boundary is a line break; without one in reach, the last whitespace, else a hard cut.
+    Returns ``(text, was_cut)``.
+
+    >>> cut_decision("First.\\n\\nSecond paragraph.", 12)
+    ('First.', True)
+    """
+    if max_chars is None or len(text) <= max_chars:
+        return text, False
+    head = text[:max_chars + 1]
+    for boundary in ("\n", " "):
+        position = head.rfind(boundary)
+        if position > 0:
+            return head[:position].rstrip(), True
+    return text[:max_chars], True
+
+
+def build_messages(prompts: Prompts, decision: str, headnote_language: str,
+                   one_shot: tuple[str, str] | None = None) -> tuple[dict, ...]:
+    """system, [user (one-shot decision), assistant (its headnote)], user (the decision)."""
+    messages = [{"role": "system", "content": prompts.system}]
+    if one_shot is not None:
+        messages += [{"role": "user", "content": render_user(prompts.user, one_shot[0],
+                                                             headnote_language)},
+                     {"role": "assistant", "content": one_shot[1]}]
+    messages.append({"role": "user", "content": render_user(prompts.user, decision,
+                                                            headnote_language)})
+    return tuple(messages)
+
+
+# --------------------------------------------------------------------------------------------
+# Options, data, requests
+
+
+def _check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig]:
+    """Everything that can be checked before loading data; returns configs, prompts, endpoint."""
+    if args.config != "all" and args.config not in CONFIG_NAMES:
+        raise CourtbenchError(f"--config {args.config!r}: expected one of "
+                              f"{', '.join(CONFIG_NAMES)} or all")
+    if args.max_input_chars is not None and args.max_input_chars < 1:
+        raise CourtbenchError(f"--max-input-chars {args.max_input_chars}: expected a positive "
+                              "number of characters")
+    if args.max_tokens < 1:
+        raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected a positive integer")
+    if not args.data.is_dir():
+        raise CourtbenchError(f"--data {args.data}: not a folder")
+    if not args.dry_run:
+        check_output_file(args.out, kind=OUTPUT_KIND, overwrite=args.overwrite,
+                          suffixes=(".jsonl",))
+    prompts = load_prompts(args.system_prompt, args.user_prompt)
+    config = endpoint_from_args(args, default_cache=args.out.with_name(args.out.stem + ".llm-cache.sqlite"))
+    if config.cache_path is not None and not args.dry_run:
+        try:
+            ResponseCache(config.cache_path).close()
+        except ValueError as error:
+            raise CourtbenchError(f"--cache: {error}") from None
+    configs = list(CONFIG_NAMES) if args.config == "all" else [args.config]
+    return configs, prompts, config
+
+
+def _one_shot(data: Path, config: str) -> tuple[str, str] | None:
+    """(decision, headnote) of the config's one_shot_examples row; None when it has none."""
+    import datasets
+
+    from courtbench.hub.offline import hub_offline
+
+    try:
+        with hub_offline():
+            rows = datasets.load_dataset(str(data), config, split=ONE_SHOT_SPLIT)
+    except (ValueError, FileNotFoundError, KeyError):
+        return None
+    return (rows[0]["decision"], rows[0]["headnote"]) if rows.num_rows else None
+
+
+@dataclass(frozen=True)
+class Sample:
+    sample_id: object
+    config: str
+    cut: bool
+
+
+def build_requests(data: Path, configs: list[str], split: str, shots: int, prompts: Prompts,
+                   params: dict, max_input_chars: int | None) -> tuple[list, list, dict]:
+    """One ChatRequest per sample of ``split`` in ``configs`` (in config order, then by
+    sample_id). Returns ``(samples, requests, counts)`` with the cut decisions counted."""
+    from slds.evaluation import load_split
+
+    by_config: dict[str, list] = {config: [] for config in configs}
+    for row in load_split(data, split):  # one pass over the split, in sample_id order
+        config = pair_name(row["decision_language"], row["headnote_language"])
+        if config in by_config:
+            by_config[config].append((row["sample_id"], row["decision"]))
+    counts = {"cut_decisions": 0, "cut_one_shot_decisions": 0, "configs_without_one_shot": []}
+    samples, requests = [], []
+    for config, rows in by_config.items():
+        headnote_language = config.split("_")[1]
+        example = _one_shot(data, config) if shots and rows else None
+        if shots and rows and example is None:
+            counts["configs_without_one_shot"].append(config)
+        if example is not None:
+            decision, cut = cut_decision(example[0], max_input_chars)
+            counts["cut_one_shot_decisions"] += cut
+            example = (decision, example[1])
+        for sample_id, text in rows:
+            decision, cut = cut_decision(text, max_input_chars)
+            counts["cut_decisions"] += cut
+            samples.append(Sample(sample_id, config, cut))
+            requests.append(ChatRequest(str(sample_id), build_messages(
+                prompts, decision, headnote_language, example), dict(params)))
+    return samples, requests, counts
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+
+
+def output_lines(samples: list[Sample], results: list) -> tuple[bytes, dict]:
+    """The JSONL bytes and the counts ``ok`` / ``empty`` / ``failed`` (+ the failed ids)."""
+    lines, counts, failed_ids = [], {"ok": 0, "empty": 0, "failed": 0}, []
+    for sample, result in zip(samples, results, strict=True):
+        if result.error is not None:
+            prediction = None
+            counts["failed"] += 1
+            failed_ids.append(sample.sample_id)
+        else:
+            prediction = result.answer or ""
+            counts["empty" if not prediction.strip() else "ok"] += 1
+        record = {"sample_id": sample.sample_id, "config": sample.config, "prediction": prediction,
+                  "finish_reason": result.finish_reason, "usage": result.usage,
+                  "error": result.error, "decision_cut": sample.cut, "reasoning": result.reasoning}
+        lines.append(json.dumps(record, ensure_ascii=False, allow_nan=False))
+    counts["failed_sample_ids"] = failed_ids[:100]
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b"", counts
+
+
+def _manifest(args, configs, prompts, config, params, counts, summary) -> dict:
+    return {
+        "courtbench_version": __version__,
+        "dataset": "slds", "data": str(args.data), "split": args.split, "configs": configs,
+        "shots": args.shots, **manifest_endpoint(config), "parameters": params,
+        "max_input_chars": args.max_input_chars,
+        "prompts": {**prompts.hashes(),
+                    "system_prompt_file": str(args.system_prompt) if args.system_prompt else "packaged",
+                    "user_prompt_file": str(args.user_prompt) if args.user_prompt else "packaged"},
+        "counts": {"samples": len(summary.results), **counts, "sent": summary.sent,
+                   "cached": summary.cached},
+        "usage": summary.usage,
+    }
+
+
+def generate(args: argparse.Namespace) -> int:
+    """CLI entry point; returns 0 when every request completed, 1 otherwise."""
+    configs, prompts, config = _check_options(args)
+    params = {"temperature": args.temperature, "top_p": args.top_p, "seed": args.seed,
+              "max_tokens": args.max_tokens}
+    samples, requests, cut_counts = build_requests(args.data, configs, args.split, args.shots,
+                                                   prompts, params, args.max_input_chars)
+    if not requests:
+        raise CourtbenchError(f"--data {args.data}: split {args.split!r} has no sample in "
+                              f"{', '.join(configs)}")
+    if args.dry_run:
+        print(dry_run_text(requests, config))
+        return 0
+    summary = run_chat(requests, config, desc=f"slds generate ({args.config})")
+    data, counts = output_lines(samples, summary.results)
+    counts.update(cut_counts)
+    manifest = write_output_file(args.out, data, _manifest(args, configs, prompts, config, params,
+                                                           counts, summary), kind=OUTPUT_KIND)
+    print(f"{len(samples)} headnotes → {args.out} ({counts['ok']} ok, {counts['empty']} empty, "
+          f"{counts['failed']} failed; {summary.cached} from cache, {summary.sent} sent; "
+          f"{counts['cut_decisions']} decisions cut at {args.max_input_chars} characters; "
+          f"{summary.usage['total_tokens']:,} tokens); manifest {manifest}")
+    if counts["configs_without_one_shot"]:
+        print(f"courtbench generate: no one_shot_examples row for "
+              f"{', '.join(counts['configs_without_one_shot'])}: those ran zero-shot",
+              file=sys.stderr)
+    if summary.failed:
+        print(f"courtbench generate: {summary.failed} request(s) failed after retries; their "
+              f"rows have \"error\" set and prediction null in {args.out}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``courtbench generate slds`` options (``--data``, ``--out``, endpoint options are
+    added by the command)."""
+    parser.add_argument("--config", required=True, metavar="PAIR|all",
+                        help=f"language pair ({', '.join(CONFIG_NAMES)}) or all (nine pairs, "
+                             "one run, one cache)")
+    parser.add_argument("--split", default="test", help="split to generate for (default test)")
+    parser.add_argument("--shots", type=int, choices=(0, 1), default=1,
+                        help="1 (default): the pair's one_shot_examples row first, as the "
+                             "published evaluation; 0: zero-shot")
+    parser.add_argument("--temperature", type=float, default=0.7, help="default 0.7")
+    parser.add_argument("--top-p", type=float, default=0.8, help="default 0.8")
+    parser.add_argument("--seed", type=int, default=2025, help="default 2025")
+    parser.add_argument("--max-tokens", type=int, default=1024, help="new tokens (default 1024)")
+    parser.add_argument("--max-input-chars", type=int, metavar="N",
+                        help="cut longer decisions at a paragraph boundary (counted and "
+                             "reported); default: never cut")
+    parser.add_argument("--system-prompt", type=Path, metavar="FILE",
+                        help="replace the packaged system prompt")
+    parser.add_argument("--user-prompt", type=Path, metavar="FILE",
+                        help="replace the packaged user template ({decision}, {language})")
