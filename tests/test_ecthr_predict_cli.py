@@ -213,7 +213,7 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
     foreign.write_text("precious\n")
     with FakeChatServer(answering) as server:
         assert _run(folder, server, foreign, "--prompt", "cot") == 1
-        assert "refusing to overwrite" in capsys.readouterr().err
+        assert "exists and was not written by a courtbench" in capsys.readouterr().err
         assert foreign.read_text() == "precious\n"
         out = tmp_path / "dry.csv"
         assert _run(folder, server, out, "--prompt", "few_shot", "--dry-run") == 0

@@ -400,24 +400,34 @@ def test_outputs_refuse_foreign_files_and_replace_their_own(tmp_path):
     paths = outputs.OutputPaths.for_out(tmp_path / "preds" / "llm.csv")
     assert paths.responses.name == "llm.responses.jsonl"
     assert paths.manifest.name == "llm.manifest.json"
+    assert paths.default_cache.name == "llm.cache.sqlite"
     outputs.check_replaceable(paths)  # nothing there yet
     outputs.write_outputs(paths, predictions=outputs.predictions_csv([("001-1", 5.0)]),
                           responses=outputs.jsonl([{"case_id": "001-1"}]), manifest={"x": 1})
     assert paths.predictions.read_text() == "case_id,prediction\n001-1,5.0\n"
     manifest = json.loads(paths.manifest.read_text())
-    assert manifest["command"] == "predict ecthr_npd"
-    assert manifest["files"] == {"predictions": "llm.csv", "responses": "llm.responses.jsonl"}
+    assert manifest["courtbench_output"]["kind"] == outputs.KIND
+    assert manifest["courtbench_output"]["file"] == "llm.csv"
+    assert manifest["responses"]["file"] == "llm.responses.jsonl" and manifest["x"] == 1
     outputs.check_replaceable(paths)  # ours: may be replaced
     assert sorted(p.name for p in paths.predictions.parent.iterdir()) == [
         "llm.csv", "llm.manifest.json", "llm.responses.jsonl"]  # no temporary file left
+    paths.responses.write_text("edited by hand\n")  # changed since: no longer replaced
+    with pytest.raises(CourtbenchError, match="llm.responses.jsonl exists and was not written"):
+        outputs.check_replaceable(paths)
+    outputs.check_replaceable(paths, overwrite=True)
 
     foreign = outputs.OutputPaths.for_out(tmp_path / "mine.csv")
     foreign.predictions.write_text("my data\n")
-    with pytest.raises(CourtbenchError, match="refusing to overwrite .*mine.csv"):
+    with pytest.raises(CourtbenchError, match="mine.csv: the file exists and was not written"):
         outputs.check_replaceable(foreign)
     foreign.predictions.unlink()
     foreign.manifest.write_text(json.dumps({"command": "something else"}))
-    with pytest.raises(CourtbenchError, match="mine.manifest.json"):
+    with pytest.raises(CourtbenchError, match="mine.manifest.json exists and was not written"):
+        outputs.check_replaceable(foreign)
+    foreign.manifest.unlink()
+    foreign.responses.write_text("my notes\n")
+    with pytest.raises(CourtbenchError, match="mine.responses.jsonl exists"):
         outputs.check_replaceable(foreign)
     cache = tmp_path / "cache.csv"
     with pytest.raises(CourtbenchError, match="input"):

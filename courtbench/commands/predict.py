@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from courtbench.llm import add_endpoint_arguments
 from courtbench.plugins import add_dataset_subparsers
 
 
@@ -20,6 +21,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True,
                         help="predictions file to write (a manifest and the raw answers are "
                              "written beside it)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace existing output files that courtbench did not write")
+    add_endpoint_arguments(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -1,4 +1,4 @@
-"""The files of one ``courtbench predict ecthr_npd`` run, written all-or-nothing.
+"""The files of one ``courtbench predict ecthr_npd`` run, on :mod:`courtbench.output_files`.
 
 For ``--out DIR/NAME.csv``:
 
@@ -7,17 +7,20 @@ For ``--out DIR/NAME.csv``:
 - ``DIR/NAME.responses.jsonl``: one JSON object per case: the raw answer, rationale,
   reasoning, parse outcome, usage, error, references;
 - ``DIR/NAME.manifest.json``: model, endpoint host, prompt, parameters, template sha256,
-  counts, failures, usage, versions, and ``files`` (the names above).
+  counts, failures, usage, versions; it marks the CSV as courtbench's
+  (:func:`courtbench.output_files.write_output_file`) and records the responses file's name
+  and sha256.
 
-An existing file among these is replaced only when the manifest beside it was written by this
-command and names it (:func:`check_replaceable`); so a file courtbench did not write is never
-overwritten. Each file is written to a hidden temporary file in the same folder and renamed
-into place (the manifest last), so an interrupted run leaves the previous files intact.
+Without ``--overwrite`` an existing file is replaced only when the manifest beside it was
+written by this command and holds the file's current sha256 (:func:`check_replaceable`), so a
+file courtbench did not write, or one changed since, is never overwritten. Each file goes to a
+temporary file in the same folder, renamed into place: responses, CSV, manifest last.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -28,11 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from courtbench.errors import CourtbenchError
+from courtbench.output_files import (
+    check_output_file,
+    manifest_path,
+    sha256_file,
+    write_output_file,
+)
 
-COMMAND = "predict ecthr_npd"
+KIND = "ecthr_npd-predictions"
 PREDICTIONS_SUFFIX = ".csv"
 RESPONSES_SUFFIX = ".responses.jsonl"
-MANIFEST_SUFFIX = ".manifest.json"
 CACHE_SUFFIX = ".cache.sqlite"
 
 
@@ -51,12 +59,7 @@ class OutputPaths:
         if out.suffix.lower() != PREDICTIONS_SUFFIX or not out.stem:
             raise CourtbenchError(f"--out {out}: expected a predictions file name ending in "
                                   f"{PREDICTIONS_SUFFIX}, e.g. preds/llm.csv")
-        if out.is_dir():
-            raise CourtbenchError(f"--out {out}: is a folder; expected a file name such as "
-                                  f"{out / 'llm.csv'}")
-        stem = out.name[: -len(out.suffix)]
-        return cls(out, out.with_name(stem + RESPONSES_SUFFIX),
-                   out.with_name(stem + MANIFEST_SUFFIX))
+        return cls(out, out.with_name(out.stem + RESPONSES_SUFFIX), manifest_path(out))
 
     @property
     def default_cache(self) -> Path:
@@ -67,40 +70,35 @@ class OutputPaths:
         return self.predictions, self.responses, self.manifest
 
 
-def _written_by_us(paths: OutputPaths) -> set[str]:
-    """Names of the files the existing manifest says this command wrote (empty when there is
-    no such manifest)."""
+def _recorded_responses_sha256(paths: OutputPaths) -> str | None:
     try:
-        manifest = json.loads(paths.manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return set()
-    if not isinstance(manifest, dict) or manifest.get("command") != COMMAND:
-        return set()
-    files = manifest.get("files")
-    names = set(files.values()) if isinstance(files, dict) else set()
-    return names | {paths.manifest.name}
+        document = json.loads(paths.manifest.read_text(encoding="utf-8"))
+        return document["responses"]["sha256"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
-def check_replaceable(paths: OutputPaths, *, inputs: Iterable[Path] = ()) -> None:
-    """Refuse (CourtbenchError) to overwrite any existing output file that this command did
-    not write, a folder in its place, or an input (``--cache``, ``--data``) among them."""
+def check_replaceable(paths: OutputPaths, *, overwrite: bool = False,
+                      inputs: Iterable[Path | None] = ()) -> None:
+    """Refuse (CourtbenchError) an output that is an input (``--cache``, ``--data``), a
+    folder, or an existing file this command did not write (or that changed since), unless
+    ``overwrite``. Call before any slow work."""
     resolved_inputs = {Path(p).resolve() for p in inputs if p is not None}
-    ours = None
     for path in paths.all():
         if path.resolve() in resolved_inputs:
             raise CourtbenchError(f"--out {paths.predictions}: would overwrite the input {path}; "
                                   "choose another --out")
-        if not path.exists() and not path.is_symlink():
-            continue
-        if not path.is_file():
-            raise CourtbenchError(f"--out {paths.predictions}: {path} exists and is not a file")
-        if ours is None:
-            ours = _written_by_us(paths)
-        if path.name not in ours:
-            raise CourtbenchError(
-                f"--out {paths.predictions}: refusing to overwrite {path}: it was not written by "
-                f"`courtbench {COMMAND}` (no manifest {paths.manifest.name} naming it); choose "
-                "another --out or move the file away")
+    check_output_file(paths.predictions, kind=KIND, overwrite=overwrite,
+                      suffixes=(PREDICTIONS_SUFFIX,))
+    responses = paths.responses
+    if responses.is_dir():
+        raise CourtbenchError(f"--out {paths.predictions}: {responses} is a directory")
+    if overwrite or not responses.exists():
+        return
+    if _recorded_responses_sha256(paths) != sha256_file(responses):
+        raise CourtbenchError(f"--out {paths.predictions}: {responses} exists and was not written "
+                              f"by a courtbench {KIND} run (or was changed since); remove it or "
+                              "pass --overwrite")
 
 
 def predictions_csv(rows: Iterable[tuple[str, float]]) -> str:
@@ -113,36 +111,29 @@ def predictions_csv(rows: Iterable[tuple[str, float]]) -> str:
 
 
 def jsonl(records: Iterable[dict[str, Any]]) -> str:
-    """One compact JSON object per line (keys in the given order, UTF-8 kept)."""
+    """One compact JSON object per line (keys in the given order, UTF-8 kept, strict JSON)."""
     return "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in records)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=".partial", delete=False)
+    try:
+        with handle:
+            handle.write(data)
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
 
 
 def write_outputs(paths: OutputPaths, *, predictions: str, responses: str,
                   manifest: dict[str, Any]) -> None:
-    """Write the three files atomically (temporary file + rename each, manifest last).
-
-    ``manifest`` gets ``command`` and ``files`` set here, so that a later run recognises the
-    files as its own.
-    """
-    manifest = {"command": COMMAND, **manifest,
-                "files": {"predictions": paths.predictions.name,
-                          "responses": paths.responses.name}}
-    texts = [(paths.predictions, predictions), (paths.responses, responses),
-             (paths.manifest, json.dumps(manifest, indent=2, ensure_ascii=False,
-                                         allow_nan=False) + "\n")]
+    """Write the responses, the CSV and the manifest (each atomically, in that order); the
+    manifest gets the responses file's name and sha256 and courtbench's mark on the CSV."""
+    data = responses.encode("utf-8")
     paths.predictions.parent.mkdir(parents=True, exist_ok=True)
-    temporary: list[tuple[Path, Path]] = []
-    try:
-        for path, text in texts:
-            handle = tempfile.NamedTemporaryFile(
-                "w", encoding="utf-8", newline="", dir=path.parent, prefix=f".{path.name}.",
-                suffix=".partial", delete=False)
-            with handle:
-                handle.write(text)
-            temporary.append((Path(handle.name), path))
-        for source, target in temporary:
-            os.replace(source, target)
-    finally:
-        for source, _ in temporary:
-            if source.exists():
-                source.unlink()
+    _write_atomic(paths.responses, data)
+    document = {**manifest, "responses": {"file": paths.responses.name,
+                                          "sha256": hashlib.sha256(data).hexdigest()}}
+    write_output_file(paths.predictions, predictions.encode("utf-8"), document, kind=KIND)

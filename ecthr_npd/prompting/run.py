@@ -77,9 +77,8 @@ def parse_splits(text: str) -> tuple[str, ...]:
 
 
 def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
-    """``courtbench predict ecthr_npd`` options (``--data`` and ``--out`` come from the CLI)."""
-    from courtbench.llm import add_endpoint_arguments
-
+    """``courtbench predict ecthr_npd`` options (``--data``, ``--out``, ``--overwrite`` and
+    the endpoint options come from the CLI)."""
     parser.add_argument("--prompt", choices=PROMPT_KINDS, required=True,
                         help="zero_shot: JSON answer only; cot: five reasoning steps, rationale, "
                              "JSON; few_shot: cot with retrieved earlier training references")
@@ -97,7 +96,6 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fallback", choices=FALLBACKS, default="train_median",
                         help="failed cases: predict the training median (default, reported) or "
                              "leave them out of the file (incomplete; exit status 1)")
-    add_endpoint_arguments(parser, concurrency=8)
 
 
 def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
@@ -222,7 +220,8 @@ def predict(args: argparse.Namespace) -> int:
     splits = _check_arguments(args)
     paths = OutputPaths.for_out(args.out)
     config = endpoint_from_args(args, default_cache=paths.default_cache)
-    check_replaceable(paths, inputs=[config.cache_path, args.data])
+    check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
+                      inputs=[config.cache_path, args.data])
     data = load_benchmark(args.data)
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params)
