@@ -138,10 +138,10 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     assert counts["answer_failed"] == counts["filled"] == len(failed)
     assert counts["parsed"] + len(failed) == len(held_out) and counts["request_failed"] == 0
     assert manifest["prompt"]["kind"] == kind and manifest["complete"] is True
-    assert manifest["endpoint"]["endpoint_host"] == server.url.removesuffix("/v1")
-    assert manifest["endpoint"]["model"] == "scripted-model"
+    assert manifest["endpoint_host"] == server.url.removesuffix("/v1")
+    assert manifest["model"] == "scripted-model"
     assert out.with_name(f"llm_{kind}.cache.sqlite").is_file()  # the default cache
-    assert manifest["params"] == {"temperature": 0.0, "seed": 42, "max_tokens": 4096}
+    assert manifest["parameters"] == {"temperature": 0.0, "seed": 42, "max_tokens": 4096}
     assert "failed cases" in capsys.readouterr().out
     if kind == "few_shot":
         assert manifest["prompt"]["k"] == 5

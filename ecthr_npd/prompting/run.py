@@ -206,16 +206,44 @@ def _summary_lines(counts: Counter, failures: list[dict], *, n_cases: int, fallb
     return lines
 
 
+def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, ...],
+              config, params: dict[str, Any], summary, counts: Counter, failures: list[dict],
+              fallback_value: float) -> dict[str, Any]:
+    """The run's manifest: what was run (data, endpoint, prompt, parameters) and what came
+    of it (counts, failures, usage, versions)."""
+    from courtbench import __version__
+    from courtbench.llm import manifest_endpoint
+
+    prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt)}
+    if args.prompt == "few_shot":
+        prompt.update(k=args.k, reference_pool="train", candidates=max(args.k, CANDIDATES))
+    return {
+        "courtbench_version": __version__,
+        "dataset": "ecthr_npd",
+        "data": {"source": data.source, "fingerprint": data.fingerprint},
+        "splits": list(splits),
+        **manifest_endpoint(config),
+        "prompt": prompt,
+        "parameters": params,
+        "fallback": {"policy": args.fallback, "train_median_eur": fallback_value},
+        "counts": {"cases": len(summary.results), "sent": summary.sent,
+                   "cached": summary.cached, "attempts": summary.attempts,
+                   "request_failed": counts["request_failed"],
+                   "answer_failed": counts["answer_failed"], "parsed": counts["ok"],
+                   "parsed_by_method": {m.removeprefix("parsed_"): n
+                                        for m, n in sorted(counts.items())
+                                        if m.startswith("parsed_")},
+                   "filled": counts["filled"], "written": counts["written"]},
+        "complete": summary.failed == 0 and counts["written"] == len(summary.results),
+        "failures": failures,
+        "usage": summary.usage,
+        "versions": package_versions(),
+    }
+
+
 def predict(args: argparse.Namespace) -> int:
     """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring)."""
-    from courtbench import __version__
-    from courtbench.llm import (
-        dry_run_text,
-        endpoint_from_args,
-        endpoint_host,
-        manifest_endpoint,
-        run_chat,
-    )
+    from courtbench.llm import dry_run_text, endpoint_from_args, endpoint_host, run_chat
 
     splits = _check_arguments(args)
     paths = OutputPaths.for_out(args.out)
@@ -229,39 +257,15 @@ def predict(args: argparse.Namespace) -> int:
         print(dry_run_text(requests, config))
         return 0
     fallback_value = float(np.median(data.target("train")))
-    host = endpoint_host(config.base_url)
     print(f"ecthr_npd predict: {len(requests):,} cases ("
           + ", ".join(f"{s} {data.splits[s].num_rows:,}" for s in splits)
-          + f"), prompt {args.prompt}, model {config.model} at {host}", file=sys.stderr)
+          + f"), prompt {args.prompt}, model {config.model} at {endpoint_host(config.base_url)}",
+          file=sys.stderr)
     summary = run_chat(requests, config, desc=f"ecthr_npd {args.prompt}")
     rows, records, failures, counts = collect(cases, summary.results, fallback=args.fallback,
                                               fallback_value=fallback_value)
-    complete = summary.failed == 0 and counts["written"] == len(cases)
-    manifest = {
-        "courtbench_version": __version__,
-        "dataset": "ecthr_npd",
-        "data": {"source": data.source, "fingerprint": data.fingerprint},
-        "splits": list(splits),
-        "endpoint": manifest_endpoint(config),
-        "prompt": {"kind": args.prompt, "templates": template_hashes(args.prompt),
-                   **({"k": args.k, "reference_pool": "train",
-                       "candidates": max(args.k, CANDIDATES)}
-                      if args.prompt == "few_shot" else {})},
-        "params": params,
-        "fallback": {"policy": args.fallback, "train_median_eur": fallback_value},
-        "counts": {"cases": len(cases), "sent": summary.sent, "cached": summary.cached,
-                   "attempts": summary.attempts,
-                   "request_failed": counts["request_failed"],
-                   "answer_failed": counts["answer_failed"], "parsed": counts["ok"],
-                   "parsed_by_method": {m.removeprefix("parsed_"): n
-                                        for m, n in sorted(counts.items())
-                                        if m.startswith("parsed_")},
-                   "filled": counts["filled"], "written": counts["written"]},
-        "complete": complete,
-        "failures": failures,
-        "usage": summary.usage,
-        "versions": package_versions(),
-    }
+    manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
+                         fallback_value)
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
     for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
@@ -272,10 +276,10 @@ def predict(args: argparse.Namespace) -> int:
     if set(splits) != set(PREDICTABLE_SPLITS):
         print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
               "scores validation and test together", file=sys.stderr)
-    if not complete:
-        print("courtbench predict: incomplete: "
-              + ("some requests failed (rerun with the same --cache to send only those)"
-                 if summary.failed else f"{len(cases) - counts['written']:,} case(s) have no "
-                 "prediction (--fallback none)"), file=sys.stderr)
-        return 1
-    return 0
+    if manifest["complete"]:
+        return 0
+    print("courtbench predict: incomplete: "
+          + ("some requests failed (rerun with the same --cache to send only those)"
+             if summary.failed else f"{len(cases) - counts['written']:,} case(s) have no "
+             "prediction (--fallback none)"), file=sys.stderr)
+    return 1
