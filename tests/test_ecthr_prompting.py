@@ -153,10 +153,11 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
     texts = []
     train = benchmark.splits["train"]
     train_records = serialise.case_records(train)
+    index = references.ReferenceIndex(train, 5)
     for split in ("validation", "test"):
         held_out = benchmark.splits[split]
         records = serialise.case_records(held_out)
-        chosen = references.retrieve_references(train, held_out, 5)
+        chosen = index.references(held_out)
         for record, refs in zip(records, chosen, strict=True):
             for kind in prompts.PROMPT_KINDS:
                 shown = ([prompts.ReferenceCase(train_records[r.row], r.award_eur) for r in refs]
