@@ -12,16 +12,17 @@ Selection per target:
    :data:`CANDIDATES`), ranked nearest first;
 2. the first ``k`` of them are the references;
 3. when none of these has a zero award and ``k >= 2``, the last one is replaced by the nearest
-   zero-award candidate, if there is one. So one zero-award reference is included whenever
-   an eligible zero-award case is among the ``candidates`` nearest (with fewer eligible cases
-   than ``candidates``: whenever one is eligible at all). With ``k = 1`` the nearest case is
-   kept.
+   eligible zero-award case, if there is one: among the candidates, or, when none of them
+   has a zero award and more cases are eligible, among all eligible cases (a second search
+   over the whole pool for those targets only). So one zero-award reference is included
+   whenever a zero-award case is eligible. With ``k = 1`` the nearest case is kept.
 
 References come nearest first. A target with no eligible case gets no reference.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,17 +90,38 @@ class ReferenceIndex:
         targets = inputs_only(targets)
         with limited_threads(self.threads):
             ranked = _ranked(self.knn, targets, self.knn.neighbours(targets))
-        k, awards = self.k, self.awards
+        zeros = self._nearest_zeros(targets, ranked)
         references = []
-        for ranking in ranked:
-            picked = ranking[:k]
-            if k >= 2 and not any(awards[row] == 0 for _, row in picked):
-                zero = next(((d, row) for d, row in ranking[k:] if awards[row] == 0), None)
-                if zero is not None:
-                    picked = [*picked[:k - 1], zero]
-            references.append([Reference(row, self.case_ids[row], float(awards[row]), distance)
-                               for distance, row in picked])
+        for i, ranking in enumerate(ranked):
+            picked = ranking[:self.k]
+            if zeros.get(i) is not None:
+                picked = [*picked[:self.k - 1], zeros[i]]
+            references.append([Reference(row, self.case_ids[row], float(self.awards[row]),
+                                         distance) for distance, row in picked])
         return references
+
+    def _nearest_zeros(self, targets: pa.Table, ranked: list[list[tuple[float, int]]]
+                       ) -> dict[int, tuple[float, int] | None]:
+        """Target row → the (distance, pool row) of the nearest eligible zero-award case, for
+        the targets whose first ``k`` candidates have no zero award (``k >= 2``)."""
+        if self.k < 2:
+            return {}
+        zero = self.awards == 0
+        found, beyond = {}, []
+        for i, ranking in enumerate(ranked):
+            if any(zero[row] for _, row in ranking[:self.k]):
+                continue
+            found[i] = next(((d, row) for d, row in ranking[self.k:] if zero[row]), None)
+            if found[i] is None and len(ranking) == self.candidates and zero.any():
+                beyond.append(i)  # more cases may be eligible than the candidates
+        if beyond:
+            everything = dataclasses.replace(self.knn, k=int(self.awards.size))
+            subset = targets.take(pa.array(beyond, pa.int64()))
+            with limited_threads(self.threads):
+                full = _ranked(everything, subset, everything.neighbours(subset))
+            for i, ranking in zip(beyond, full, strict=True):
+                found[i] = next(((d, row) for d, row in ranking if zero[row]), None)
+        return found
 
 
 def retrieve_references(train: pa.Table, targets: pa.Table, k: int, *,

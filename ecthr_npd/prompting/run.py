@@ -53,7 +53,7 @@ from ecthr_npd.prompting.prompts import (
     render_messages,
     template_hashes,
 )
-from ecthr_npd.prompting.references import CANDIDATES, ReferenceIndex
+from ecthr_npd.prompting.references import ReferenceIndex
 from ecthr_npd.prompting.serialise import case_records
 
 PREDICTABLE_SPLITS = ("validation", "test")
@@ -216,7 +216,7 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
 
     prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt)}
     if args.prompt == "few_shot":
-        prompt.update(k=args.k, reference_pool="train", candidates=max(args.k, CANDIDATES))
+        prompt.update(k=args.k, reference_pool="train")
     return {
         "courtbench_version": __version__,
         "dataset": "ecthr_npd",
