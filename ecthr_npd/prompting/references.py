@@ -17,7 +17,10 @@ Selection per target:
    over the whole pool for those targets only). So one zero-award reference is included
    whenever a zero-award case is eligible. With ``k = 1`` the nearest case is kept.
 
-References come nearest first. A target with no eligible case gets no reference.
+References come nearest first. A target with no eligible case gets no reference. Ranking
+reads the fitted baseline's standardisation and encoded pool (``KNNBaseline._pool``), so that
+it orders cases by exactly the distance the baseline uses; the tests compare the references
+with :meth:`KNNBaseline.neighbours` and would catch a change there.
 """
 
 from __future__ import annotations
