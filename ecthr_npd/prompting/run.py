@@ -5,7 +5,7 @@
     courtbench predict ecthr_npd --data DIR --out preds/llm.csv --base-url URL --model NAME
         --prompt zero_shot|cot|few_shot [--splits validation,test] [--k 5]
         [--temperature 0 --seed 42 --max-tokens 4096] [--fallback train_median|none]
-        [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run]
+        [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run] [--overwrite]
 
 ``--cache`` defaults to ``NAME.cache.sqlite`` beside ``--out``: a rerun sends nothing, a
 killed or failed run resumes with the remainder.
@@ -17,14 +17,13 @@ the model-input config (:mod:`ecthr_npd.prompting.serialise`) in the ``--prompt`
 (:mod:`ecthr_npd.prompting.references`). Requests go through :mod:`courtbench.llm` (cache,
 retries, bounded concurrency); answers are parsed by :mod:`ecthr_npd.prompting.parsing`.
 
-Failed cases — the request could not be completed, the answer holds no finite,
-non-negative award, or the answer was cut at ``--max-tokens`` (finish reason ``length``)
-before any JSON object, so that only a figure in its unfinished reasoning could be read — are
-counted and listed (stdout and manifest). ``--fallback
-train_median`` (the default) predicts the training median for them; ``--fallback none``
-leaves them out of the CSV. Exit status: 0 when every request completed and every case has a
-prediction; 1 otherwise (a failed request, or a case left out); the files are written either
-way (:mod:`ecthr_npd.prompting.outputs`).
+Failed cases are counted and listed (stdout and manifest): a request that could not be
+completed, an answer without a finite, non-negative award, and an answer cut at
+``--max-tokens`` (finish reason ``length``) before any JSON object, where only a figure from
+unfinished reasoning could be read. ``--fallback train_median`` (the default) predicts the
+training median for them; ``--fallback none`` leaves them out of the CSV. Exit status: 0 when
+every request completed and every case has a prediction; 1 otherwise (a failed request, or a
+case left out); the files are written either way (:mod:`ecthr_npd.prompting.outputs`).
 """
 
 from __future__ import annotations
@@ -36,7 +35,16 @@ from typing import Any
 
 import numpy as np
 
+from courtbench import __version__
 from courtbench.errors import CourtbenchError
+from courtbench.llm import (
+    ChatRequest,
+    dry_run_text,
+    endpoint_from_args,
+    endpoint_host,
+    manifest_endpoint,
+    run_chat,
+)
 from ecthr_npd.baselines.data import BenchmarkData, load_benchmark
 from ecthr_npd.baselines.run import package_versions
 from ecthr_npd.prompting.outputs import (
@@ -118,8 +126,6 @@ def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k
                    params: dict[str, Any]) -> tuple[list, list[dict[str, Any]]]:
     """One :class:`courtbench.llm.ChatRequest` per case of ``splits`` (split order, table
     order), and per case its bookkeeping (``case_id``, ``split``, reference case ids)."""
-    from courtbench.llm import ChatRequest
-
     train = data.splits["train"]
     index = ReferenceIndex(train, k) if kind == "few_shot" else None
     train_records = case_records(train) if index else []
@@ -211,9 +217,6 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
               fallback_value: float) -> dict[str, Any]:
     """The run's manifest: what was run (data, endpoint, prompt, parameters) and what came
     of it (counts, failures, usage, versions)."""
-    from courtbench import __version__
-    from courtbench.llm import manifest_endpoint
-
     prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt)}
     if args.prompt == "few_shot":
         prompt.update(k=args.k, reference_pool="train")
@@ -243,8 +246,6 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
 
 def predict(args: argparse.Namespace) -> int:
     """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring)."""
-    from courtbench.llm import dry_run_text, endpoint_from_args, endpoint_host, run_chat
-
     splits = _check_arguments(args)
     paths = OutputPaths.for_out(args.out)
     config = endpoint_from_args(args, default_cache=paths.default_cache)
