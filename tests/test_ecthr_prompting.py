@@ -300,6 +300,8 @@ def test_reference_rules_on_a_handmade_pool(data):
     ("12\u00a0000 €", 12000.0, "currency"),
     ("€12k", 12000.0, "currency"),
     ("EUR 1.5 million", 1.5e6, "currency"),
+    ("EUR 1.125 million", 1.125e6, "currency"),
+    ("EUR 1,125 million", 1.125e9, "currency"),
     ("1.234,5 euros", 1234.5, "currency"),
     ("EUR 12.000", 12000.0, "currency"),
     ("between EUR 2,000 and EUR 3,500", 3500.0, "currency"),

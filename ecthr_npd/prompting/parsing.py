@@ -17,7 +17,8 @@ Amounts: digits with an optional thousands separator used consistently between g
 three (``,``, ``.``, ``'``, space, no-break or narrow no-break space) and an optional decimal
 part after the other separator (``1.234,5`` and ``1,234.5`` are both 1234.5; ``12,5`` is
 12.5; ``12,000`` and ``12.000`` are 12000); a multiplier ``k``/``thousand`` (× 1,000) or
-``m``/``mn``/``million`` (× 1,000,000) may follow. A minus sign (``-``, ``−``) directly
+``m``/``mn``/``million`` (× 1,000,000) may follow, and before one a single ``.`` group is a
+decimal point (``EUR 1.125 million`` is 1,125,000). A minus sign (``-``, ``−``) directly
 before the amount (or before its currency marker) makes it negative.
 
 A negative, non-finite or missing amount is a failure: :func:`parse_award` then returns a
