@@ -51,7 +51,7 @@ def check_output_file(out: Path, *, kind: str, overwrite: bool, option: str = "-
 
     Args:
         out: the output file.
-        kind: the runner's output kind (``"slds-generation"``); a file written by another
+        kind: the runner's output kind (e.g. ``"<dataset>-generation"``); a file written by another
             kind of run is not replaced without ``overwrite``.
         overwrite: replace an existing file courtbench did not write.
         option: the option name used in messages.

@@ -149,7 +149,7 @@ def check_module_folder(name: str, imported_packages: set[str]) -> None:
     assert requirements == imported_packages
     source = (folder / f"{name}.py").read_text(encoding="utf-8")
     top_level = {line.split()[1].split(".")[0] for line in source.splitlines()
-                 if line.startswith(("import ", "from "))}
+                 if line.startswith(("import ", "from ")) and not line.startswith("from .")}
     stdlib = set(sys.stdlib_module_names)
     assert top_level - stdlib == imported_packages, "script imports must match requirements.txt"
     for line in source.splitlines():

@@ -18,7 +18,6 @@ import pytest
 from fake_chat_server import FakeChatServer, Reply
 
 from courtbench.errors import CourtbenchError
-from courtbench.llm.core import RetryPolicy, parse_retry_after
 from courtbench.llm import (
     ChatRequest,
     EndpointConfig,
@@ -30,6 +29,7 @@ from courtbench.llm import (
     run_chat,
     split_reasoning,
 )
+from courtbench.llm.core import RetryPolicy, parse_retry_after
 
 SECRET = "sk-llm-test-5d1c-never-store-me"
 PARAMS = {"temperature": 0.7, "top_p": 0.8, "seed": 2025, "max_tokens": 64}

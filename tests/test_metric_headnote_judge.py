@@ -162,6 +162,11 @@ def test_parse_recovers_any_scores_in_any_format_and_order(scores, formats, orde
     assert hj.sample_score(judged.scores) == 10 * sum(s - 1 for s in scores)
 
 
+def test_module_folder_layout_and_requirements():
+    from metric_helpers import check_module_folder
+    check_module_folder("headnote_judge", {"datasets", "evaluate", "openai", "tqdm"})
+
+
 def test_llm_core_is_a_byte_identical_copy_of_courtbench_llm_core():
     import courtbench.llm.core as core
     sibling = Path(hj.__file__).parent / "llm_core.py"

@@ -118,3 +118,18 @@ def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
     assert report["tables"]["main"]["rows"][0][-1] == pytest.approx(60.0)  # (2+2+1+1+0)*10
     assert report["tables"]["judge"]["rows"][0][3:9] == [60.0] * 6
     assert report["provenance"]["settings"]["oracle"]["judge"]["n_failed"] == 0
+
+
+def test_judge_failures_exit_non_zero_with_the_report_written_and_cache_beside_it(tmp_path, capsys):
+    data = _folder(tmp_path)
+    preds = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+                                              for h in ("de", "fr", "it")})
+    with FakeChatServer(lambda request, attempt: Reply(status=503)) as server:
+        code = evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
+                              str(tmp_path / "r"), "--resamples", "10", "--judge-base-url",
+                              server.url, "--judge-model", "judge-1", "--judge-max-retries", "0"))
+    assert code == 1
+    assert "judge of oracle: 6 judge request(s) could not be completed" in capsys.readouterr().err
+    report = json.loads((tmp_path / "r/report.json").read_text())
+    assert report["provenance"]["settings"]["oracle"]["judge"]["n_request_failed"] == 6
+    assert (tmp_path / "r.judge-cache.sqlite").is_file()  # the shared default: beside --out

@@ -4,7 +4,7 @@
 ``Retry-After``), an SQLite cache keyed by model, messages and parameters (a rerun sends
 nothing; a killed run resumes with the remainder), reasoning kept apart from the answer,
 summed token usage and a tqdm progress bar. The machinery lives in :mod:`courtbench.llm.core`
-(one self-contained file the ``headnote_judge`` metric module copies); the command-line
+(one self-contained file that LLM-calling metric modules copy); the command-line
 helpers in :mod:`courtbench.llm.cli`.
 
 A caller writes its outputs and a manifest itself and exits non-zero when

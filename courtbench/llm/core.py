@@ -1,9 +1,10 @@
 """Chat completions against any OpenAI-compatible endpoint: cache, retries, concurrency.
 
 One self-contained file (standard library and ``openai`` only). ``courtbench.llm`` uses it,
-and the ``headnote_judge`` metric module keeps a byte-identical copy beside its script
-(``llm_core.py``) because a metric module must run from a Hub Space where courtbench is
-not installed; a test proves the two files identical. Edit this file, then copy it.
+and a metric module that calls an LLM keeps a byte-identical copy beside its script
+(``<package>/metrics/<name>/llm_core.py``) because a metric module must run from a Hub Space
+where courtbench is not installed; a test proves the copies identical. Edit this file, then
+copy it.
 
 - :func:`run_requests` sends :class:`ChatRequest` s with at most ``concurrency`` in flight,
   retries 429 / 5xx / timeouts / dropped connections with exponential backoff and jitter

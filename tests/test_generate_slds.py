@@ -1,0 +1,244 @@
+"""``courtbench generate slds`` against the scripted chat server: exact prompts (with and
+without the one-shot example), output + manifest, failed/empty rows, cache, cut decisions,
+prompt overrides, --out ownership, and the file going straight into ``evaluate slds``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import datasets
+import pytest
+from fake_chat_server import FakeChatServer, Reply
+
+from courtbench.cli import main
+from courtbench.hub import ConfigSpec, write_hub_folder
+from slds.generate import build_messages, cut_decision, load_prompts, render_user
+from slds.schema import FEATURES
+
+LANGS = ("de", "fr", "it")
+INT_FEATURES = datasets.Features({**FEATURES, "sample_id": datasets.Value("int64")})
+ROW = {"law_area": 0, "year": 2023, "volume": "I", "url": "https://example.org"}
+
+
+def _table(rows: list[dict]) -> datasets.Dataset:
+    return datasets.Dataset.from_dict({name: [r[name] for r in rows] for name in INT_FEATURES},
+                                      features=INT_FEATURES)
+
+
+def _rows(base: int, split: str) -> list[dict]:
+    rows = []
+    for i, decision_language in enumerate(LANGS):
+        for j, headnote_language in enumerate(LANGS):
+            decision = (f"{split} decision {i} ({decision_language}).\n\nSecond paragraph of "
+                        f"{split} decision {i}, which is longer than the first one.")
+            rows.append({**ROW, "sample_id": base + 10 * i + j, "decision_id": f"{split}-{i}",
+                         "decision": decision, "decision_language": decision_language,
+                         "headnote": f"Art. {i + 1} ZGB; {split} headnote {i}/{headnote_language}.",
+                         "headnote_language": headnote_language})
+    return rows
+
+
+@pytest.fixture(scope="module")
+def slds_folder(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("slds_generate")
+    test, validation = _rows(1000, "test"), _rows(2000, "validation")
+    configs = [ConfigSpec("default", {"test": _table(test), "validation": _table(validation)},
+                          default=True)]
+    for row in validation:  # every pair but it_it has its one-shot example
+        pair = f"{row['decision_language']}_{row['headnote_language']}"
+        if pair != "it_it":
+            configs.append(ConfigSpec(pair, {"one_shot_examples": _table([row])}))
+    template = root / "card.md"
+    template.write_text("tiny\n")
+    write_hub_folder(root / "slds", configs, card_template=template, card_context={},
+                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
+    return root / "slds"
+
+
+@pytest.fixture(autouse=True)
+def api_key(monkeypatch):
+    monkeypatch.setenv("GEN_TEST_KEY", "sk-gen-secret-never-written")
+
+
+def _args(folder: Path, url: str, out: Path, *extra: str) -> list[str]:
+    return ["generate", "slds", "--data", str(folder), "--base-url", url, "--model", "gen-m",
+            "--out", str(out), "--api-key-env", "GEN_TEST_KEY", *extra]
+
+
+def _sample(request: dict) -> str:
+    """The first line of the target decision, e.g. 'test decision 1 (fr).'"""
+    return request["messages"][-1]["content"].split("```")[1].split("\n")[0]
+
+
+# ----------------------------------------------------------------------------- prompts
+
+
+SYSTEM = (Path(__file__).resolve().parent.parent / "slds" / "prompts" / "headnote_system.txt").read_text()
+
+
+def test_rendered_prompts_of_one_pair_with_and_without_the_one_shot_example():
+    prompts = load_prompts()
+    zero = build_messages(prompts, "Sachverhalt.\n\nErwägungen {language} $x.", "fr")
+    one = build_messages(prompts, "Sachverhalt.", "fr", ("Beispiel.", "Art. 1 CC; regeste."))
+    assert zero == (
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": "Leading decision:\n```Sachverhalt.\n\nErwägungen {language} $x.```"
+                                    "\n\nGenerate a headnote in French for the leading decision above."},
+    )
+    assert one == (
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": "Leading decision:\n```Beispiel.```\n\nGenerate a headnote in "
+                                    "French for the leading decision above."},
+        {"role": "assistant", "content": "Art. 1 CC; regeste."},
+        {"role": "user", "content": "Leading decision:\n```Sachverhalt.```\n\nGenerate a headnote "
+                                    "in French for the leading decision above."},
+    )
+    for phrase in ("Swiss Federal Supreme Court", '"Art."', '"E." in German',
+                   '"consid." in French and Italian', "headnote only"):
+        assert phrase in SYSTEM
+
+
+@pytest.mark.parametrize("text, limit, expected", [
+    ("short", 10, ("short", False)),
+    ("Para one.\n\nPara two is long.", 15, ("Para one.", True)),
+    ("Para one.\nline two\nline three", 20, ("Para one.\nline two", True)),
+    ("no breaks at all here", 11, ("no breaks", True)),
+    ("abcdefghijklmnop", 5, ("abcde", True)),
+])
+def test_cut_decision_at_a_paragraph_boundary(text, limit, expected):
+    cut = cut_decision(text, limit)
+    assert cut == expected and len(cut[0]) <= limit
+
+
+def test_render_user_fills_placeholders_once():
+    assert render_user("{language}: {decision}", "{language} {decision}", "it") \
+        == "Italian: {language} {decision}"
+
+
+# ----------------------------------------------------------------------------- end to end
+
+
+def _script(request, attempt):
+    sample = _sample(request)
+    if sample == "test decision 0 (de).":      # the de_* rows: a reasoning model
+        return Reply("<think>Which articles?</think>Art. 1 ZGB; generiert.",
+                     usage={"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110})
+    if sample == "test decision 1 (fr).":      # the fr_* rows: always 500 -> failed
+        return Reply(status=500)
+    return Reply("", finish_reason="length")   # the it_* rows: empty
+
+
+def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cache(
+        slds_folder, tmp_path, capsys):
+    out = tmp_path / "preds.jsonl"
+    args = _args(slds_folder, "http://u:pw@127.0.0.1:{port}/v1", out, "--config", "all",
+                 "--max-retries", "1")
+    with FakeChatServer(_script) as server:
+        args[args.index("--base-url") + 1] = server.url.replace("http://", "http://u:pw@")
+        assert main(args) == 1  # three rows failed after retries
+        first_requests = list(server.requests)
+        captured = capsys.readouterr()
+        assert main(args) == 1  # failures are not cached: only they are sent again
+        resent = server.requests[len(first_requests):]
+    assert "3 request(s) failed after retries" in captured.err
+    assert "no one_shot_examples row for it_it: those ran zero-shot" in captured.err
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["sample_id"] for r in records] == [1000 + 10 * i + j for i in range(3) for j in range(3)]
+    assert [r["config"] for r in records] == [f"{d}_{h}" for d in LANGS for h in LANGS]
+    assert records[0]["prediction"] == "Art. 1 ZGB; generiert." and records[0]["reasoning"] == "Which articles?"
+    assert records[0]["usage"] == {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+    failed = records[3:6]
+    assert all(r["prediction"] is None and r["error"].startswith("HTTP 500") for r in failed)
+    assert all(r["prediction"] == "" and r["finish_reason"] == "length" for r in records[6:])
+    assert len(first_requests) == 3 + 3 * 2 + 3 and len(resent) == 3 * 2
+    # one-shot: de_fr carries its validation row as a user/assistant exchange; it_it has none
+    by_sample = {(_sample(r.body), r.body["messages"][-1]["content"][-50:]): r.body
+                 for r in first_requests}
+    de_fr = next(b for b in by_sample.values() if "in French" in b["messages"][-1]["content"]
+                 and _sample(b) == "test decision 0 (de).")
+    assert [m["role"] for m in de_fr["messages"]] == ["system", "user", "assistant", "user"]
+    assert de_fr["messages"][2]["content"] == "Art. 1 ZGB; validation headnote 0/fr."
+    it_it = next(b for b in by_sample.values() if "in Italian" in b["messages"][-1]["content"]
+                 and _sample(b) == "test decision 2 (it).")
+    assert [m["role"] for m in it_it["messages"]] == ["system", "user"]
+    assert {k: de_fr[k] for k in ("temperature", "top_p", "seed", "max_tokens")} \
+        == {"temperature": 0.7, "top_p": 0.8, "seed": 2025, "max_tokens": 1024}
+    manifest = json.loads((tmp_path / "preds.manifest.json").read_text())
+    assert manifest["endpoint_host"] == server.url.rsplit("/", 1)[0] and manifest["model"] == "gen-m"
+    assert manifest["counts"]["failed"] == 3 and manifest["counts"]["empty"] == 3
+    assert manifest["counts"]["ok"] == 3 and manifest["counts"]["failed_sample_ids"] == [1010, 1011, 1012]
+    assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == 0
+    assert manifest["prompts"]["system_prompt_sha256"] == hashlib.sha256(SYSTEM.encode()).hexdigest()
+    assert manifest["usage"]["total_tokens"] == 330 and manifest["courtbench_version"]
+    written = out.read_bytes() + (tmp_path / "preds.manifest.json").read_bytes() \
+        + (tmp_path / "preds.llm-cache.sqlite").read_bytes()
+    assert b"sk-gen-secret" not in written and b"u:pw" not in written
+
+
+def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_path, capsys):
+    system, user = tmp_path / "sys.txt", tmp_path / "user.txt"
+    system.write_text("Be brief.")
+    user.write_text("{decision}\nHeadnote in {language}:")
+    out = tmp_path / "p.jsonl"
+    args = ["--config", "de_fr", "--shots", "0", "--max-input-chars", "30", "--system-prompt",
+            str(system), "--user-prompt", str(user)]
+    with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
+        code = main(_args(slds_folder, server.url, out, *args))
+        body = server.requests[0].body
+        first = out.read_bytes()
+        assert main(_args(slds_folder, server.url, out, *args)) == 0  # own output: replaced
+        assert len(server.requests) == 1 and out.read_bytes() == first  # from cache, identical
+    assert code == 0
+    assert body["messages"] == [{"role": "system", "content": "Be brief."},
+                                {"role": "user", "content": "test decision 0 (de).\nHeadnote in French:"}]
+    manifest = json.loads((tmp_path / "p.manifest.json").read_text())
+    assert manifest["counts"]["cut_decisions"] == 1 and manifest["max_input_chars"] == 30
+    assert manifest["prompts"]["user_prompt_sha256"] == hashlib.sha256(b"{decision}\nHeadnote in {language}:").hexdigest()
+    assert "1 decisions cut at 30 characters" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--config", "de_xx"], "--config 'de_xx': expected one of de_de"),
+    (["--config", "de_de", "--max-input-chars", "0"], "--max-input-chars 0"),
+    (["--config", "de_de", "--user-prompt", "{user}"], "never uses {decision}"),
+    (["--config", "de_de", "--concurrency", "0"], "--concurrency: concurrency must be"),
+])
+def test_bad_options_are_one_line_errors_before_any_request(slds_folder, tmp_path, capsys, extra, message):
+    if "{user}" in extra:
+        (tmp_path / "u.txt").write_text("no placeholder")
+        extra = [e.replace("{user}", str(tmp_path / "u.txt")) for e in extra]
+    with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
+        assert main(_args(slds_folder, server.url, tmp_path / "p.jsonl", *extra)) == 1
+        assert server.requests == []
+    assert message in capsys.readouterr().err
+
+
+def test_foreign_out_is_refused_and_dry_run_sends_nothing(slds_folder, tmp_path, capsys):
+    foreign = tmp_path / "notes.jsonl"
+    foreign.write_text('{"mine": true}\n')
+    with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
+        assert main(_args(slds_folder, server.url, foreign, "--config", "de_de")) == 1
+        assert "was not written by a courtbench run" in capsys.readouterr().err
+        assert main(_args(slds_folder, server.url, tmp_path / "d.jsonl", "--config", "all",
+                          "--dry-run")) == 0
+        assert server.requests == []
+    out = capsys.readouterr().out
+    assert "dry run: 9 request(s)" in out and '"seed": 2025' in out
+    assert foreign.read_text() == '{"mine": true}\n' and not (tmp_path / "d.jsonl").exists()
+
+
+def test_generation_output_goes_straight_into_evaluate(slds_folder, tmp_path, capsys):
+    out = tmp_path / "model.jsonl"
+    with FakeChatServer(_script) as server:
+        assert main(_args(slds_folder, server.url, out, "--config", "all", "--max-retries", "0")) == 1
+    capsys.readouterr()
+    code = main(["evaluate", "slds", "--data", str(slds_folder), "--predictions", str(out),
+                 "--out", str(tmp_path / "report"), "--resamples", "20"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "model: 3 failed generation(s) (scored as empty predictions), 3 empty prediction(s)" in err
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert report["provenance"]["failed_predictions"] == {"model": 3}
+    assert report["provenance"]["empty_predictions"] == {"model": 3}
