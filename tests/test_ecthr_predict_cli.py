@@ -143,6 +143,8 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     assert out.with_name(f"llm_{kind}.cache.sqlite").is_file()  # the default cache
     assert manifest["parameters"] == {"temperature": 0.0, "seed": 42, "max_tokens": 4096}
     assert "failed cases" in capsys.readouterr().out
+    for written in out.parent.iterdir():  # the API key is written nowhere
+        assert b"sk-test-not-a-secret" not in written.read_bytes()
     if kind == "few_shot":
         assert manifest["prompt"]["k"] == 5
         assert sum("Reference 1:" in b["messages"][-1]["content"] for b in bodies) > 0
