@@ -44,6 +44,8 @@ class DatasetPlugin:
             a language model through :mod:`courtbench.llm`).
         add_judge_arguments / judge: ``courtbench judge NAME`` (an LLM judge scores
             predictions).
+        add_predict_arguments / predict: ``courtbench predict NAME`` (a model's predictions
+            over an endpoint, written where ``courtbench evaluate NAME`` reads them).
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
             scale in (0, 1]; returns a short text summary to print.
         metric_example: the last part of ``courtbench demo``: scores a generated example
@@ -70,6 +72,8 @@ class DatasetPlugin:
     generate: ArgsRunner | None = None
     add_judge_arguments: ArgumentAdder | None = None
     judge: ArgsRunner | None = None
+    add_predict_arguments: ArgumentAdder | None = None
+    predict: ArgsRunner | None = None
     demo: Callable[[Path, float], str] | None = None
     metric_example: Callable[[Path, int], str] | None = None
     package: str | None = None

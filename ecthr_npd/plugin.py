@@ -20,6 +20,7 @@ from ecthr_npd.build import build_folder, build_synthetic, format_report
 from ecthr_npd.demo import run_demo
 from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
 from ecthr_npd.metric_example import run_metric_example
+from ecthr_npd.prompting.run import add_predict_arguments, predict
 from ecthr_npd.synthetic import DEFAULT_ROWS
 from ecthr_npd.views import ID_SIZE
 
@@ -90,6 +91,8 @@ PLUGIN = DatasetPlugin(
     evaluate=evaluate,
     demo=run_demo,
     metric_example=run_metric_example,
+    add_predict_arguments=add_predict_arguments,
+    predict=predict,
     package="ecthr_npd",
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

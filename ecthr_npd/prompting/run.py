@@ -1,0 +1,286 @@
+"""``courtbench predict ecthr_npd``: prompted award prediction over an OpenAI-compatible endpoint.
+
+::
+
+    courtbench predict ecthr_npd --data DIR --out preds/llm.csv --base-url URL --model NAME
+        --prompt zero_shot|cot|few_shot [--splits validation,test] [--k 5]
+        [--temperature 0 --seed 42 --max-tokens 4096] [--fallback train_median|none]
+        [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run] [--overwrite]
+
+``--cache`` defaults to ``NAME.cache.sqlite`` beside ``--out``: a rerun sends nothing, a
+killed or failed run resumes with the remainder.
+
+One chat request per case of ``--splits`` (default ``validation,test``, what
+``courtbench evaluate ecthr_npd --splits validation,test`` scores): the case serialised from
+the model-input config (:mod:`ecthr_npd.prompting.serialise`) in the ``--prompt`` template
+(:mod:`ecthr_npd.prompting.prompts`), with ``few_shot`` references retrieved from ``train``
+(:mod:`ecthr_npd.prompting.references`). Requests go through :mod:`courtbench.llm` (cache,
+retries, bounded concurrency); answers are parsed by :mod:`ecthr_npd.prompting.parsing`.
+
+Failed cases are counted and listed (stdout and manifest): a request that could not be
+completed, an answer without a finite, non-negative award, and an answer cut at
+``--max-tokens`` (finish reason ``length``) before any JSON object, where only a figure from
+unfinished reasoning could be read. ``--fallback train_median`` (the default) predicts the
+training median for them; ``--fallback none`` leaves them out of the CSV. Exit status: 0 when
+every request completed and every case has a prediction; 1 otherwise (a failed request, or a
+case left out); the files are written either way (:mod:`ecthr_npd.prompting.outputs`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from courtbench import __version__
+from courtbench.errors import CourtbenchError
+from courtbench.llm import (
+    ChatRequest,
+    dry_run_text,
+    endpoint_from_args,
+    endpoint_host,
+    manifest_endpoint,
+    run_chat,
+)
+from ecthr_npd.baselines.data import BenchmarkData, load_benchmark
+from ecthr_npd.baselines.run import package_versions
+from ecthr_npd.prompting.outputs import (
+    OutputPaths,
+    check_replaceable,
+    jsonl,
+    predictions_csv,
+    write_outputs,
+)
+from ecthr_npd.prompting.parsing import parse_award
+from ecthr_npd.prompting.prompts import (
+    PROMPT_KINDS,
+    ReferenceCase,
+    render_messages,
+    template_hashes,
+)
+from ecthr_npd.prompting.references import ReferenceIndex
+from ecthr_npd.prompting.serialise import case_records
+
+PREDICTABLE_SPLITS = ("validation", "test")
+DEFAULT_SPLITS = "validation,test"
+FALLBACKS = ("train_median", "none")
+DEFAULT_K = 5
+DEFAULT_TEMPERATURE = 0.0
+DEFAULT_SEED = 42
+DEFAULT_MAX_TOKENS = 4096
+MAX_LISTED = 20
+
+
+def parse_splits(text: str) -> tuple[str, ...]:
+    """``--splits`` → tuple in canonical order (validation, test); CourtbenchError otherwise."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [n for n in names if n not in PREDICTABLE_SPLITS]
+    if unknown or not names:
+        raise CourtbenchError(f"--splits {text!r}: expected a comma-separated subset of "
+                              f"{', '.join(PREDICTABLE_SPLITS)} (train is the reference pool)")
+    return tuple(s for s in PREDICTABLE_SPLITS if s in names)
+
+
+def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
+    """``courtbench predict ecthr_npd`` options (``--data``, ``--out``, ``--overwrite`` and
+    the endpoint options come from the CLI)."""
+    parser.add_argument("--prompt", choices=PROMPT_KINDS, required=True,
+                        help="zero_shot: JSON answer only; cot: five reasoning steps, rationale, "
+                             "JSON; few_shot: cot with retrieved earlier training references")
+    parser.add_argument("--splits", default=DEFAULT_SPLITS,
+                        help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}; "
+                             "`courtbench evaluate ecthr_npd --splits validation,test` needs both)")
+    parser.add_argument("--k", type=int, default=DEFAULT_K,
+                        help=f"few_shot: at most this many references (default {DEFAULT_K})")
+    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
+                        help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"sampling seed sent with every request (default {DEFAULT_SEED})")
+    parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
+                        help=f"most output tokens per answer (default {DEFAULT_MAX_TOKENS})")
+    parser.add_argument("--fallback", choices=FALLBACKS, default="train_median",
+                        help="failed cases: predict the training median (default, reported) or "
+                             "leave them out of the file (incomplete; exit status 1)")
+
+
+def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
+    if args.k < 1:
+        raise CourtbenchError(f"--k {args.k}: expected an integer >= 1")
+    if args.max_tokens < 1:
+        raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected an integer >= 1")
+    if not np.isfinite(args.temperature) or args.temperature < 0:
+        raise CourtbenchError(f"--temperature {args.temperature}: expected a number >= 0")
+    return parse_splits(args.splits)
+
+
+def generation_params(args: argparse.Namespace) -> dict[str, Any]:
+    """The parameters sent with every request (and recorded in the manifest)."""
+    return {"temperature": float(args.temperature), "seed": int(args.seed),
+            "max_tokens": int(args.max_tokens)}
+
+
+def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k: int,
+                   params: dict[str, Any]) -> tuple[list, list[dict[str, Any]]]:
+    """One :class:`courtbench.llm.ChatRequest` per case of ``splits`` (split order, table
+    order), and per case its bookkeeping (``case_id``, ``split``, reference case ids)."""
+    train = data.splits["train"]
+    index = ReferenceIndex(train, k) if kind == "few_shot" else None
+    train_records = case_records(train) if index else []
+    requests, cases = [], []
+    for split in splits:
+        table = data.splits[split]
+        records = case_records(table)
+        references = index.references(table) if index else [[] for _ in records]
+        for case_id, record, chosen in zip(data.ids(split), records, references, strict=True):
+            shown = [ReferenceCase(train_records[r.row], r.award_eur) for r in chosen]
+            messages = render_messages(kind, record, shown)
+            requests.append(ChatRequest(id=case_id, messages=messages, params=dict(params)))
+            cases.append({"case_id": case_id, "split": split,
+                          "references": [r.case_id for r in chosen]})
+    return requests, cases
+
+
+def collect(cases: list[dict[str, Any]], results: list, *, fallback: str,
+            fallback_value: float) -> tuple[list[tuple[str, float]], list[dict], list[dict],
+                                            Counter]:
+    """Parse every answer and apply the fallback.
+
+    Returns:
+        (CSV rows (case_id, EUR), one responses record per case, the failures, counts).
+    """
+    rows, records, failures = [], [], []
+    counts: Counter = Counter()
+    for case, result in zip(cases, results, strict=True):
+        if result.error is not None:
+            parsed, status, reason = None, "request_failed", result.error
+        else:
+            parsed = parse_award(result.answer)
+            if parsed.value is None:
+                status, reason = "answer_failed", parsed.error
+            elif parsed.method != "json" and result.finish_reason == "length":
+                # cut off before its JSON object: a figure in unfinished reasoning is no answer
+                status = "answer_failed"
+                reason = (f"answer cut at --max-tokens (finish_reason length) before the JSON "
+                          f"object; the {parsed.method} rule would have read {parsed.value:g}")
+            else:
+                status, reason = "ok", None
+                counts[f"parsed_{parsed.method}"] += 1
+        counts[status] += 1
+        prediction, source = None, None
+        if status == "ok":
+            prediction, source = parsed.value, "model"
+        else:
+            failures.append({"case_id": case["case_id"], "split": case["split"],
+                             "failure": status, "reason": reason})
+            if fallback == "train_median":
+                prediction, source = fallback_value, "fallback_train_median"
+                counts["filled"] += 1
+        if prediction is not None:
+            rows.append((case["case_id"], prediction))
+        records.append({
+            "case_id": case["case_id"], "split": case["split"], "status": status,
+            "prediction": prediction, "prediction_source": source,
+            "parse_method": parsed.method if parsed else None, "failure_reason": reason,
+            "answer": result.answer, "rationale": parsed.rationale if parsed else None,
+            "reasoning": result.reasoning, "finish_reason": result.finish_reason,
+            "usage": result.usage, "error": result.error,
+            "references": case["references"]})
+    counts["written"] = len(rows)
+    return rows, records, failures, counts
+
+
+def _summary_lines(counts: Counter, failures: list[dict], *, n_cases: int, fallback: str,
+                   fallback_value: float, summary) -> list[str]:
+    methods = ", ".join(f"{m.removeprefix('parsed_')} {n:,}" for m, n in sorted(counts.items())
+                        if m.startswith("parsed_"))
+    lines = [f"  requests: {n_cases:,} (sent {summary.sent:,}, from cache {summary.cached:,}, "
+             f"failed {summary.failed:,}); tokens: "
+             + ", ".join(f"{k} {v:,}" for k, v in sorted(summary.usage.items())),
+             f"  parsed awards: {counts['ok']:,} ({methods or 'none'})"]
+    if failures:
+        action = (f"filled with the training median EUR {fallback_value:,.2f}"
+                  if fallback == "train_median" else "left out of the file (--fallback none)")
+        lines.append(f"  failed cases: {len(failures):,} (request {counts['request_failed']:,}, "
+                     f"answer {counts['answer_failed']:,}), {action}:")
+        lines += [f"    {f['case_id']} ({f['split']}, {f['failure']}): {f['reason']}"
+                  for f in failures[:MAX_LISTED]]
+        if len(failures) > MAX_LISTED:
+            lines.append(f"    ... {len(failures) - MAX_LISTED:,} more in the manifest")
+    return lines
+
+
+def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, ...],
+              config, params: dict[str, Any], summary, counts: Counter, failures: list[dict],
+              fallback_value: float) -> dict[str, Any]:
+    """The run's manifest: what was run (data, endpoint, prompt, parameters) and what came
+    of it (counts, failures, usage, versions)."""
+    prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt)}
+    if args.prompt == "few_shot":
+        prompt.update(k=args.k, reference_pool="train")
+    return {
+        "courtbench_version": __version__,
+        "dataset": "ecthr_npd",
+        "data": {"source": data.source, "fingerprint": data.fingerprint},
+        "splits": list(splits),
+        **manifest_endpoint(config),
+        "prompt": prompt,
+        "parameters": params,
+        "fallback": {"policy": args.fallback, "train_median_eur": fallback_value},
+        "counts": {"cases": len(summary.results), "sent": summary.sent,
+                   "cached": summary.cached, "attempts": summary.attempts,
+                   "request_failed": counts["request_failed"],
+                   "answer_failed": counts["answer_failed"], "parsed": counts["ok"],
+                   "parsed_by_method": {m.removeprefix("parsed_"): n
+                                        for m, n in sorted(counts.items())
+                                        if m.startswith("parsed_")},
+                   "filled": counts["filled"], "written": counts["written"]},
+        "complete": summary.failed == 0 and counts["written"] == len(summary.results),
+        "failures": failures,
+        "usage": summary.usage,
+        "versions": package_versions(),
+    }
+
+
+def predict(args: argparse.Namespace) -> int:
+    """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring)."""
+    splits = _check_arguments(args)
+    paths = OutputPaths.for_out(args.out)
+    config = endpoint_from_args(args, default_cache=paths.default_cache)
+    check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
+                      inputs=[config.cache_path, args.data])
+    data = load_benchmark(args.data)
+    params = generation_params(args)
+    requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params)
+    if getattr(args, "dry_run", False):
+        print(dry_run_text(requests, config))
+        return 0
+    fallback_value = float(np.median(data.target("train")))
+    print(f"ecthr_npd predict: {len(requests):,} cases ("
+          + ", ".join(f"{s} {data.splits[s].num_rows:,}" for s in splits)
+          + f"), prompt {args.prompt}, model {config.model} at {endpoint_host(config.base_url)}",
+          file=sys.stderr)
+    summary = run_chat(requests, config, desc=f"ecthr_npd {args.prompt}")
+    rows, records, failures, counts = collect(cases, summary.results, fallback=args.fallback,
+                                              fallback_value=fallback_value)
+    manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
+                         fallback_value)
+    write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
+                  manifest=manifest)
+    for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
+                               fallback_value=fallback_value, summary=summary):
+        print(line)
+    print(f"wrote {paths.predictions} ({counts['written']:,} of {len(cases):,} cases), "
+          f"{paths.responses.name}, {paths.manifest.name}")
+    if set(splits) != set(PREDICTABLE_SPLITS):
+        print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
+              "scores validation and test together", file=sys.stderr)
+    if manifest["complete"]:
+        return 0
+    print("courtbench predict: incomplete: "
+          + ("some requests failed (rerun with the same --cache to send only those)"
+             if summary.failed else f"{len(cases) - counts['written']:,} case(s) have no "
+             "prediction (--fallback none)"), file=sys.stderr)
+    return 1
