@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from courtbench.errors import CourtbenchError, SourceError
+from courtbench.errors import CourtbenchError, SourceError, quoted
 from courtbench.textio import decode_utf8, strict_csv
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -87,7 +87,7 @@ def read_predictions(
     for sample_id in expected_ids:
         key = _id_key(sample_id)
         if key in expected:
-            raise CourtbenchError(f"expected ids contain {sample_id!r} twice; a split's ids must be unique")
+            raise CourtbenchError(f"expected ids contain {quoted(sample_id)} twice; a split's ids must be unique")
         expected[key] = sample_id
     suffix = path.suffix.lower()
     if suffix not in JSONL_SUFFIXES + CSV_SUFFIXES:
@@ -115,7 +115,7 @@ def read_predictions(
                                   line=line, column=column)
         raw_id = record[id_column]
         if raw_id is None or isinstance(raw_id, (dict, list, bool)) or str(raw_id).strip() == "":
-            raise SourceError(path, f"invalid sample id {raw_id!r}", line=line, column=id_column)
+            raise SourceError(path, f"invalid sample id {quoted(raw_id)}", line=line, column=id_column)
         key = _id_key(raw_id)
         try:
             value = parse_value(record[value_column])
@@ -131,8 +131,8 @@ def read_predictions(
             first_line[key] = line
     if bad_values:
         (line, value, reason), others = bad_values[0], bad_values[1:]
-        listed = _listing([f"line {n} ({v!r}: {r})" for n, v, r in others])
-        raise SourceError(path, f"bad value {value!r}: {reason}"
+        listed = _listing([f"line {n} ({quoted(v)}: {r})" for n, v, r in others])
+        raise SourceError(path, f"bad value {quoted(value)}: {reason}"
                           + (f"; {len(others)} more bad value(s): {listed}" if others else ""),
                           line=line, column=value_column)
     missing = [key for key in expected if key not in values]
@@ -151,10 +151,10 @@ def _mismatch_message(path: Path, n_expected: int, unknown: list, duplicate: lis
     parts = []
     if unknown:
         parts.append(f"{len(unknown)} unknown sample id(s) not in the split: "
-                     + _listing([f"{key!r} (line {line})" for key, line in unknown]))
+                     + _listing([f"{quoted(key)} (line {line})" for key, line in unknown]))
     if duplicate:
         parts.append(f"{len(duplicate)} duplicate sample id(s): "
-                     + _listing([f"{key!r} (line {line}, first on line {first})"
+                     + _listing([f"{quoted(key)} (line {line}, first on line {first})"
                                  for key, line, first in duplicate]))
     if missing:
         parts.append(f"{len(missing)} of {n_expected} sample id(s) of the split have no prediction: "

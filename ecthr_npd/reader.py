@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from courtbench.errors import SourceError
+from courtbench.errors import SourceError, quoted
 from courtbench.textio import decode_utf8, strict_csv
 from ecthr_npd import schema
 from ecthr_npd.schema import LIST_SEPARATOR, UNKNOWN, Column
@@ -72,7 +72,7 @@ def _check_header(path: Path, header: list[str], expected: Sequence[str] | None,
             raise SourceError(path, f"header: missing column(s) {missing}, unexpected column(s) "
                               f"{extra}; expected the release's {len(expected)} columns", line=1)
         position = next(i for i, (a, b) in enumerate(zip(header, expected, strict=True)) if a != b)
-        raise SourceError(path, f"header: column {position + 1} is {header[position]!r}, "
+        raise SourceError(path, f"header: column {position + 1} is {quoted(header[position])}, "
                           f"expected {expected[position]!r} (the release's column order)", line=1,
                           column=header[position])
     missing = [name for name in required if name not in header]
@@ -87,7 +87,7 @@ class _Converter:
         self.path, self.column, self.lines = path, column, lines
 
     def fail(self, index: int, value: str, expected: str) -> SourceError:
-        return SourceError(self.path, f"value {value!r}: expected {expected}",
+        return SourceError(self.path, f"value {quoted(value)}: expected {expected}",
                            line=self.lines[index], column=self.column.name)
 
     def convert(self, raw: list[str]) -> pa.Array:
@@ -173,7 +173,7 @@ class _Converter:
                     minimum = column.minimum if column.minimum is not None else float("-inf")
                     if not _INT.fullmatch(member) or int(member) < minimum:
                         raise self.fail(index, value, f"';'-separated integers >= {minimum:g}"
-                                        f"{self._null_note()} (member {member!r} is not)")
+                                        f"{self._null_note()} (member {quoted(member)} is not)")
                     parsed.append(int(member))
                 elif column.values and member not in column.values:
                     raise self.fail(index, value, f"';'-separated members of {list(column.values)}"
@@ -239,7 +239,7 @@ def check_rules(path: Path, table: pa.Table, lines: list[int]) -> None:
 
     for i, case_id in enumerate(col["case_id"]):
         if case_id in first_line:
-            raise fail(i, "case_id", f"value {case_id!r} repeats the case on line "
+            raise fail(i, "case_id", f"value {quoted(case_id)} repeats the case on line "
                        f"{first_line[case_id]}; expected unique case ids")
         first_line[case_id] = lines[i]
         amount, binary = col["y_amount_eur"][i], col["y_binary"][i]
@@ -306,7 +306,7 @@ def read_applicant_level(path: str | Path, case_ids: Sequence[str]) -> pa.Table:
         if name == schema.APPLICANT_KEY:
             for index, value in enumerate(raw):
                 if value not in known:
-                    raise SourceError(path, f"value {value!r} is not a case_id of the case table;"
+                    raise SourceError(path, f"value {quoted(value)} is not a case_id of the case table;"
                                       " expected applicant rows of existing cases",
                                       line=lines[index], column=name)
         arrays[name] = pa.array([None if v == UNKNOWN else v for v in raw], type=pa.string())

@@ -35,7 +35,7 @@ METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUG
 
 def load_split(data_dir: Path, split: str) -> datasets.Dataset:
     """The ``split`` of a built SLDS folder's ``default`` config, sorted by sample_id."""
-    with hub_offline():
+    with hub_offline(data_dir):
         loaded = datasets.load_dataset(str(data_dir), "default")
     if split not in loaded:
         raise CourtbenchError(f"--split {split!r}: not in {data_dir} (splits: {sorted(loaded)})")

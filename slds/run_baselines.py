@@ -14,18 +14,21 @@ import datasets
 from tqdm.auto import tqdm
 
 from courtbench import __version__
+from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import atomic_output_dir
+from courtbench.jsonio import dumps_strict
 from courtbench.hub.offline import hub_offline
 from slds.baselines import BASELINES, DEFAULT_BUDGET
 
 
 def load_rows(data_dir: Path, splits: list[str]) -> datasets.Dataset:
     """Rows of the given splits of a built SLDS folder's ``default`` config."""
-    with hub_offline():
+    with hub_offline(data_dir):
         loaded = datasets.load_dataset(str(data_dir), "default")
     missing = [s for s in splits if s not in loaded]
     if missing:
-        raise ValueError(f"--splits: {missing} not in {data_dir} (has {sorted(loaded)})")
+        raise CourtbenchError(f"--splits {' '.join(missing)}: not a split of {data_dir} "
+                              f"(has {', '.join(sorted(loaded))})")
     return datasets.concatenate_datasets([loaded[s] for s in splits])
 
 
@@ -55,7 +58,8 @@ def run_baselines(args: argparse.Namespace) -> int:
             write_jsonl(tmp / f"{system}.jsonl", predict(rows, system, budget=args.budget))
         settings = {"systems": args.systems, "splits": args.splits, "budget_tokens": args.budget,
                     "tokens": "whitespace", "courtbench": __version__, "data": str(args.data)}
-        (tmp / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+        (tmp / "settings.json").write_text(
+            dumps_strict(settings, what="settings.json", indent=2) + "\n", encoding="utf-8")
     print(f"wrote {len(args.systems)} prediction files for {rows.num_rows:,} rows to {args.out}")
     return 0
 

@@ -122,7 +122,7 @@ def verify_folder(folder: Path, *,
     infos = {i.get("config_name"): i for i in metadata.get("dataset_info") or []}
     bars_were_enabled = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # one "Generating split" bar per split is noise here
-    with tempfile.TemporaryDirectory(prefix="courtbench-verify-") as cache_dir, hub_offline():
+    with tempfile.TemporaryDirectory(prefix="courtbench-verify-") as cache_dir, hub_offline(folder):
         for config in metadata.get("configs") or []:
             name = config.get("config_name")
             if name not in infos:

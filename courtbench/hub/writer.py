@@ -17,6 +17,8 @@ from courtbench.hub.files import FileEntry, list_files
 from courtbench.hub.parquet import write_parquet
 
 SPLIT_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
+#: The output kind recorded in a Hub folder's ownership marker.
+HUB_FOLDER_KIND = "Hub dataset folder"
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,7 @@ def write_hub_folder(
             raise ValueError(f"config {config.name!r}: splits have different features")
     split_sizes = {c.name: {s: d.num_rows for s, d in c.splits.items()} for c in configs}
     skipped: list[str] = []
-    with atomic_output_dir(Path(out_dir), kind="Hub dataset folder",
-                           is_ours=is_hub_folder) as tmp_dir:
+    with atomic_output_dir(Path(out_dir), kind=HUB_FOLDER_KIND) as tmp_dir:
         split_bytes: dict[str, dict[str, int]] = {}
         for config in configs:
             split_bytes[config.name] = {

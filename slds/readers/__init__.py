@@ -41,7 +41,8 @@ def guess_format(path: Path) -> str:
         # A peek only: an invalid byte is reported, with its line, by the reader.
         with path.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
-        if head.lstrip().startswith("{") and '"hits"' in head:
+        # a UTF-8 byte order mark is not whitespace to str.lstrip
+        if head.lstrip("\ufeff \t\r\n").startswith("{") and '"hits"' in head:
             return "entscheidsuche"
     if file_kind(path) == "parquet":
         columns = set(pq.read_schema(path).names)
