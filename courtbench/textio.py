@@ -21,6 +21,25 @@ CSV_QUOTING = ("expected RFC 4180 quoting: a quoted field closes with '\"' follo
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 
+def read_input_bytes(path: str | Path, *, expected: str = "file") -> bytes:
+    """The bytes of the input file ``path``.
+
+    Raises:
+        SourceError: the path does not exist, is a folder, or cannot be read — one line
+            naming the path and what was expected (``expected``, e.g. "CSV file").
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise SourceError(path, f"is a folder; expected a {expected}")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(path, f"not found; expected a {expected}") from None
+    except OSError as error:
+        raise SourceError(path, f"cannot be read ({error.strerror}); expected a {expected}") \
+            from None
+
+
 def not_utf8_error(path: str | Path, data: bytes, error: UnicodeDecodeError, *, line: int,
                    expected: str, offset_in: str = "file") -> SourceError:
     """The error for the first byte of ``data`` that is not UTF-8, on ``line``; ``data`` is

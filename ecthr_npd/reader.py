@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from courtbench.errors import SourceError, quoted
-from courtbench.textio import decode_utf8, strict_csv
+from courtbench.textio import decode_utf8, read_input_bytes, strict_csv
 from ecthr_npd import schema
 from ecthr_npd.schema import LIST_SEPARATOR, UNKNOWN, Column
 
@@ -48,7 +48,8 @@ def read_rows(path: Path, expected_header: Sequence[str] | None = None,
             the wrong number of fields.
     """
     path = Path(path)
-    text = decode_utf8(path, path.read_bytes(), expected="(ASCII) CSV file")
+    text = decode_utf8(path, read_input_bytes(path, expected="CSV file"),
+                       expected="(ASCII) CSV file")
     header, records = strict_csv(path, io.StringIO(text, newline=""))
     _check_header(path, header, expected_header, required)
     columns: list[list[str]] = [[] for _ in header]
@@ -79,6 +80,9 @@ def _check_header(path: Path, header: list[str], expected: Sequence[str] | None,
     if missing:
         raise SourceError(path, f"header lacks required column(s) {missing}", line=1)
 
+
+#: Largest value of an integer column (stored as int32).
+INT32_MAX = 2**31 - 1
 
 class _Converter:
     """Converts one column's raw strings to an Arrow array, raising at the first bad value."""
@@ -135,6 +139,8 @@ class _Converter:
         minimum = self.column.minimum
         if minimum is not None and number < minimum:
             raise self.fail(index, value, f"a number >= {minimum:g}")
+        if cast is int and number > INT32_MAX:  # the column is stored as int32
+            raise self.fail(index, value, f"an integer <= {INT32_MAX:,}")
         return number
 
     def _int(self, index: int, value: str) -> int:
@@ -171,8 +177,10 @@ class _Converter:
                     parsed.append(None)
                 elif is_int:
                     minimum = column.minimum if column.minimum is not None else float("-inf")
-                    if not _INT.fullmatch(member) or int(member) < minimum:
+                    if (not _INT.fullmatch(member) or int(member) < minimum
+                            or int(member) > INT32_MAX):
                         raise self.fail(index, value, f"';'-separated integers >= {minimum:g}"
+                                        f" and <= {INT32_MAX:,}"
                                         f"{self._null_note()} (member {quoted(member)} is not)")
                     parsed.append(int(member))
                 elif column.values and member not in column.values:

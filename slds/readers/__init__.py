@@ -53,13 +53,26 @@ def guess_format(path: Path) -> str:
 
 
 def read_source(path: Path, source_format: str | None = None) -> SourceRead:
-    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``)."""
+    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``).
+
+    Raises:
+        SourceError: unknown format, anything a reader refuses, or a source without a
+            single usable row (an empty file, a search response without a landmark
+            decision), naming what was read and skipped.
+    """
     path = Path(path)
     source_format = source_format or guess_format(path)
     if source_format not in READERS:
         raise SourceError(path, f"unknown source format {source_format!r}; expected one of "
                                 f"{', '.join(FORMATS)}")
-    return READERS[source_format](path)
+    source = READERS[source_format](path)
+    if not source.rows:
+        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(source.skipped.items()))
+        raise SourceError(path, f"no row to build from ({source.records} record(s) read"
+                                + (f"; skipped: {skipped}" if skipped else "")
+                                + "); expected at least one landmark decision (BGE) with a "
+                                  f"headnote, as {source_format} rows")
+    return source
 
 
 __all__ = ["FORMATS", "READERS", "RawRow", "SourceRead", "guess_format", "read_source"]
