@@ -67,14 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...``); 2 a usage error (argparse); 130 interrupted by Ctrl-C; 143 terminated by SIGTERM.
     An interrupted or failed run leaves every output as it was before the run.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    prefix = f"courtbench {args.command}"
+    prefix = "courtbench"
     try:
         with sigterm_raises():
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return 2
+            prefix = f"courtbench {args.command}"
             return int(args.func(args) or 0)
     except CourtbenchError as error:
         print(f"{prefix}: error: {shorten_message(str(error))}", file=sys.stderr)

@@ -16,8 +16,8 @@ from tqdm.auto import tqdm
 from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import atomic_output_dir
-from courtbench.jsonio import dumps_strict
 from courtbench.hub.offline import hub_offline
+from courtbench.jsonio import dumps_strict
 from slds.baselines import BASELINES, DEFAULT_BUDGET
 
 

@@ -565,8 +565,9 @@ def _bad_invocations(tmp: Path, ecthr_built: Path, slds_built: Path) -> list[lis
 def test_issue13_every_subcommand_fails_in_one_line(capsys, tmp_path, ecthr_built, slds_built):
     invocations = _bad_invocations(tmp_path, ecthr_built, slds_built)
     commands = {argv[0] for argv in invocations}
-    from courtbench import commands as command_package
     import pkgutil
+
+    from courtbench import commands as command_package
 
     assert commands == {m.name for m in pkgutil.iter_modules(command_package.__path__)}
     for argv in invocations:
