@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from courtbench.errors import CourtbenchError
+
 ENTRY_POINT_GROUP = "courtbench.datasets"
 
 ArgumentAdder = Callable[[argparse.ArgumentParser], None]
@@ -115,7 +117,6 @@ def _input_paths(args: argparse.Namespace) -> list[tuple[str, Path]]:
 def check_data_folder(folder: Path, dataset: str) -> None:
     """Refuse (CourtbenchError) a ``--data`` folder that is not a Hub folder of ``dataset``
     built by courtbench (its card's ``courtbench_dataset``), before anything is loaded."""
-    from courtbench.errors import CourtbenchError
     from courtbench.hub.card import read_card_metadata
 
     expected = f"expected a Hub folder built by `courtbench build {dataset}`"
@@ -146,6 +147,10 @@ def guard_output(run: ArgsRunner, output_kind: str | None) -> ArgsRunner:
         data, dataset = getattr(args, "data", None), getattr(args, "dataset", None)
         if isinstance(data, Path) and isinstance(dataset, str):
             check_data_folder(data, dataset)
+        missing = [f"{argument} {path}" for argument, path in _input_paths(args)
+                   if not path.exists()]
+        if missing:
+            raise CourtbenchError(f"{'; '.join(missing)}: not found (nothing was run)")
         out = getattr(args, "out", None)
         if isinstance(out, Path):
             refuse_inputs_inside(out, _input_paths(args))

@@ -14,7 +14,13 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from courtbench.errors import CourtbenchError, SourceError, quoted
+from courtbench.errors import (
+    MAX_QUOTED_CHARS,
+    CourtbenchError,
+    SourceError,
+    quoted,
+    shorten_message,
+)
 from courtbench.textio import decode_utf8, strict_csv
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -120,7 +126,9 @@ def read_predictions(
         try:
             value = parse_value(record[value_column])
         except (ValueError, TypeError, OverflowError) as error:
-            bad_values.append((line, record[value_column], str(error)))
+            # a parser's message may repeat the whole value (float's does): cut it too
+            bad_values.append((line, record[value_column],
+                               shorten_message(str(error), MAX_QUOTED_CHARS)))
             continue
         if key not in expected:
             unknown.append((key, line))

