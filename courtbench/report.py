@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from courtbench.hub.atomic import atomic_output_dir
+from courtbench.hub.atomic import REPORT_KIND, atomic_output_dir
 from courtbench.jsonio import dumps_strict
 from courtbench.tables import MISSING, markdown_table
 
@@ -117,7 +117,7 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
     if len(set(names)) != len(names):
         raise ValueError(f"report tables have duplicate names: {names}")
     out_dir = Path(out_dir)
-    with atomic_output_dir(out_dir, kind="report folder") as tmp:
+    with atomic_output_dir(out_dir, kind=REPORT_KIND) as tmp:
         drawn = []
         for name, draw in report.figures.items():
             try:

@@ -39,6 +39,10 @@ from courtbench.errors import CourtbenchError
 MARKER = ".courtbench.json"
 #: Version of the marker's layout.
 MARKER_FORMAT = 1
+#: Output kinds recorded in markers (a writer may name its own).
+HUB_FOLDER_KIND = "Hub dataset folder"
+PREDICTIONS_KIND = "predictions folder"
+REPORT_KIND = "report folder"
 #: How many foreign entries a refusal lists before summarising.
 MAX_LISTED = 10
 #: Errors of writing (not of reading inputs) that become one clear line.

@@ -132,7 +132,10 @@ def verify_folder(folder: Path, *,
             report.problems.extend(problems)
     if bars_were_enabled:
         datasets.enable_progress_bars()
-    if audit is not None:
+    if audit is not None and report.problems:
+        # the audit reads the data files; on a folder that does not load it would only crash
+        report.problems.append("dataset audit not run: fix the problems above first")
+    elif audit is not None:
         report.problems.extend(audit(folder))
     report.files = list_files(folder)
     if report.problems:

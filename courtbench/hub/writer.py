@@ -11,14 +11,12 @@ from typing import Any
 import datasets
 
 from courtbench.errors import VerificationError
-from courtbench.hub.atomic import atomic_output_dir
+from courtbench.hub.atomic import HUB_FOLDER_KIND, atomic_output_dir
 from courtbench.hub.card import CARD_FILE, read_card_metadata, render_card
 from courtbench.hub.files import FileEntry, list_files
 from courtbench.hub.parquet import write_parquet
 
 SPLIT_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
-#: The output kind recorded in a Hub folder's ownership marker.
-HUB_FOLDER_KIND = "Hub dataset folder"
 
 
 @dataclass(frozen=True)
