@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from hypothesis import strategies as st
 from courtbench.errors import CourtbenchError
 from courtbench.predictions import read_predictions
 
-FUZZ = settings(max_examples=60, deadline=None,
+#: examples per test: 60 keeps the suite fast; COURTBENCH_FUZZ_EXAMPLES=2000 for a long hunt
+FUZZ = settings(max_examples=int(os.environ.get("COURTBENCH_FUZZ_EXAMPLES", "60")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 #: one edit of a file: (relative position, operation, payload)

@@ -45,7 +45,10 @@ def guess_format(path: Path) -> str:
         if head.lstrip("\ufeff \t\r\n").startswith("{") and '"hits"' in head:
             return "entscheidsuche"
     if file_kind(path) == "parquet":
-        columns = set(pq.read_schema(path).names)
+        try:
+            columns = set(pq.read_schema(path).names)
+        except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad source
+            raise SourceError(path, f"not a readable parquet file: {error}") from None
     else:
         first = next(iter_records(path), None)
         columns = set(first[1]) if first else set()
