@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from courtbench.hub.atomic import REPORT_KIND, atomic_output_dir
+from courtbench.hub.atomic import MARKER, REPORT_KIND, atomic_output_dir
 from courtbench.jsonio import dumps_strict
 from courtbench.tables import MISSING, markdown_table
 
@@ -136,4 +136,4 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
                          default=str) + "\n",
             encoding="utf-8")
         (tmp / f"{stem}.md").write_text(report.markdown(drawn), encoding="utf-8")
-    return sorted(out_dir.iterdir())
+    return sorted(p for p in out_dir.iterdir() if p.name != MARKER)

@@ -9,6 +9,7 @@ import pytest
 from slds_fixtures import write_slds_folder
 
 from courtbench.cli import main
+from courtbench.errors import CourtbenchError
 from slds.baselines import citation_lead, lead
 from slds.text import considerations_text, sentences
 
@@ -104,7 +105,7 @@ def test_runner_writes_one_sorted_file_per_system(tmp_path):
 def test_runner_names_a_missing_split(tmp_path):
     from slds.run_baselines import load_rows
 
-    with pytest.raises(ValueError, match=r"--splits: \['validation'\]"):
+    with pytest.raises(CourtbenchError, match=r"--splits validation: not a split of .* \(has test\)"):
         load_rows(_tiny_folder(tmp_path), ["validation"])
 
 

@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata
+from courtbench.hub.atomic import MARKER
 
 DATASET = "dataset"
 METRIC = "metric"
@@ -131,8 +132,8 @@ def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
     included: list[str] = []
     excluded: dict[str, str] = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_dir() and not path.is_symlink():
-            continue
+        if (path.is_dir() and not path.is_symlink()) or path == folder / MARKER:
+            continue  # the ownership marker is courtbench's bookkeeping, never uploaded
         relative = PurePosixPath(path.relative_to(folder).as_posix())
         reason = _exclusion_reason(folder, relative, kind)
         if reason is None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from courtbench.errors import CourtbenchError
-from courtbench.hub.atomic import atomic_output_dir, check_replaceable
+from courtbench.hub.atomic import MARKER, atomic_output_dir, check_replaceable
 from courtbench.jsonio import dumps_strict
 from ecthr_npd import schema
 from ecthr_npd.baselines import SYSTEMS, make_baseline
@@ -127,7 +127,7 @@ def write_predictions(out_dir: Path, ids: list[str], predictions: dict[str, np.n
                                                         indent=2, sort_keys=True,
                                                         default=_json_default) + "\n",
                                            encoding="utf-8")
-    return sorted(Path(out_dir).iterdir())
+    return sorted(p for p in Path(out_dir).iterdir() if p.name != MARKER)
 
 
 def _json_default(value: Any) -> Any:
