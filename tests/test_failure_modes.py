@@ -589,3 +589,19 @@ def test_sigterm_handler_is_restored_after_main(capsys):
     main(["metrics", "path", "nope"])
     capsys.readouterr()
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_item6_huge_predictions_never_give_invalid_json(capsys, tmp_path, ecthr_built,
+                                                        zero_predictions):
+    huge = tmp_path / "huge.csv"
+    lines = zero_predictions.read_text(encoding="utf-8").splitlines()
+    huge.write_text("\n".join([lines[0]] + [f"{line.split(',')[0]},1e308" for line in lines[1:]])
+                    + "\n", encoding="utf-8")
+    out = tmp_path / "report"
+    code, err = run_cli(capsys, "evaluate", "ecthr_npd", "--data", ecthr_built, "--predictions",
+                        huge, zero_predictions, "--out", out, "--no-figures", "--resamples", "20")
+    if code == 0:  # computed without overflow: the report is strict JSON
+        strict_json(out / "report.json")
+    else:  # or refused in one line, and nothing written
+        assert_one_line_error(code, err)
+        assert not out.exists()
