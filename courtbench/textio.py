@@ -30,16 +30,27 @@ def _csv_problem(error: csv.Error) -> str:
     return f"malformed CSV ({error}); {CSV_QUOTING}"
 
 
-def read_input_bytes(path: str | Path, *, expected: str = "file") -> bytes:
+def read_input_bytes(path: str | Path, *, expected: str = "file",
+                     max_bytes: int | None = None, size_note: str = "") -> bytes:
     """The bytes of the input file ``path``.
 
+    Args:
+        path: the file.
+        expected: what it should be, for messages ("CSV file").
+        max_bytes: refuse a larger file before reading it (a reader that holds the whole
+            file needs several times its size in memory); ``size_note`` says why, in the
+            message.
+
     Raises:
-        SourceError: the path does not exist, is a folder, or cannot be read — one line
-            naming the path and what was expected (``expected``, e.g. "CSV file").
+        SourceError: the path does not exist, is a folder, is larger than ``max_bytes`` or
+            cannot be read — one line naming the path and what was expected.
     """
     path = Path(path)
     if path.is_dir():
         raise SourceError(path, f"is a folder; expected a {expected}")
+    if max_bytes is not None and path.is_file() and path.stat().st_size > max_bytes:
+        raise SourceError(path, f"is {path.stat().st_size / 2**20:,.1f} MiB; expected a "
+                                f"{expected} of at most {max_bytes / 2**20:,.0f} MiB{size_note}")
     try:
         return path.read_bytes()
     except FileNotFoundError:

@@ -48,7 +48,9 @@ def read_rows(path: Path, expected_header: Sequence[str] | None = None,
             the wrong number of fields.
     """
     path = Path(path)
-    text = decode_utf8(path, read_input_bytes(path, expected="CSV file"),
+    text = decode_utf8(path, read_input_bytes(path, expected="CSV file",
+                                              max_bytes=MAX_SOURCE_BYTES,
+                                              size_note=SOURCE_SIZE_NOTE),
                        expected="(ASCII) CSV file")
     header, records = strict_csv(path, io.StringIO(text, newline=""))
     _check_header(path, header, expected_header, required)
@@ -81,6 +83,13 @@ def _check_header(path: Path, header: list[str], expected: Sequence[str] | None,
         raise SourceError(path, f"header lacks required column(s) {missing}", line=1)
 
 
+#: Largest release file read. The release's case_level.csv is 3.2 MiB; reading holds the
+#: whole file and its columns, about 14 bytes of memory per byte (benchmarks/
+#: bench_reader_memory.py: 1.3 GiB for 95 MiB), so a bound keeps a wrong file from
+#: exhausting memory.
+MAX_SOURCE_BYTES = 64 * 2**20
+SOURCE_SIZE_NOTE = (" (the release's case_level.csv is about 3 MiB; reading needs about 14 "
+                    "times the file size in memory)")
 #: Largest value of an integer column (stored as int32).
 INT32_MAX = 2**31 - 1
 

@@ -605,3 +605,13 @@ def test_item6_huge_predictions_never_give_invalid_json(capsys, tmp_path, ecthr_
     else:  # or refused in one line, and nothing written
         assert_one_line_error(code, err)
         assert not out.exists()
+
+
+def test_memory_bound_refuses_an_oversized_release_before_reading(capsys, tmp_path, monkeypatch,
+                                                                  ecthr_source):
+    from ecthr_npd import reader
+
+    monkeypatch.setattr(reader, "MAX_SOURCE_BYTES", 1_000)
+    code, err = run_cli(capsys, "build", "ecthr_npd", "--source", ecthr_source,
+                        "--out", tmp_path / "out")
+    assert_one_line_error(code, err, "MiB; expected a CSV file of at most", "about 3 MiB")
