@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from courtbench import __version__, commands
-from courtbench.errors import CourtbenchError
+from courtbench.errors import CourtbenchError, shorten_message
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,18 +37,60 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the process exit code (0 success, 1 failure, 2 usage error)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+class Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so that cleanup (``finally``, the atomic output
+    folders' removal of their partial folder) runs as it does for Ctrl-C."""
+
+
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` instead of killing the process
+    outright (only possible from the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _raise(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, _raise)
     try:
-        return int(args.func(args) or 0)
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the process exit code.
+
+    0 success; 1 a user or environment error, printed as one line (``courtbench CMD: error:
+    ...``); 2 a usage error (argparse); 130 interrupted by Ctrl-C; 143 terminated by SIGTERM.
+    An interrupted or failed run leaves every output as it was before the run.
+    """
+    prefix = "courtbench"
+    try:
+        with sigterm_raises():
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return 2
+            prefix = f"courtbench {args.command}"
+            return int(args.func(args) or 0)
     except CourtbenchError as error:
-        print(f"courtbench {args.command}: error: {error}", file=sys.stderr)
+        print(f"{prefix}: error: {shorten_message(str(error))}", file=sys.stderr)
         return 1
+    except OSError as error:  # the environment, not a bug: a missing file, a full disk …
+        print(f"{prefix}: error: {shorten_message(str(error))}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prefix}: interrupted (Ctrl-C); outputs were left as they were before the run",
+              file=sys.stderr)
+        return 130
+    except Terminated:
+        print(f"{prefix}: terminated (SIGTERM); outputs were left as they were before the run",
+              file=sys.stderr)
+        return 143
 
 
 if __name__ == "__main__":  # pragma: no cover

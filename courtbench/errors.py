@@ -7,6 +7,38 @@ offending value and what was expected, so that a user can fix the input without 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+#: Longest quoted value an error message repeats; longer ones are cut (with their length).
+MAX_QUOTED_CHARS = 200
+#: Longest message the CLI prints: a backstop for messages that list many values.
+MAX_MESSAGE_CHARS = 4_000
+
+
+def quoted(value: Any, limit: int = MAX_QUOTED_CHARS) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters plus its length.
+
+    A 50 MB field must not become a 50 MB line on stderr::
+
+        >>> quoted("abc")
+        "'abc'"
+        >>> quoted("x" * 1000, limit=10)
+        "'xxxxxxxxx… (1,000 characters)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = len(value) if isinstance(value, (str, bytes, list, tuple, dict)) else len(text)
+    unit = "bytes" if isinstance(value, bytes) else (
+        "items" if isinstance(value, (list, tuple, dict)) else "characters")
+    return f"{text[:limit]}… ({size:,} {unit})"
+
+
+def shorten_message(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``message`` cut to ``limit`` characters with a note of its full length."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit]}… (message cut; {len(message):,} characters in all)"
 
 
 class CourtbenchError(Exception):

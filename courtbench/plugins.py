@@ -12,12 +12,15 @@ entry-point group ``courtbench.datasets`` in its ``pyproject.toml``::
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
+
+from courtbench.errors import CourtbenchError
 
 ENTRY_POINT_GROUP = "courtbench.datasets"
 
@@ -114,8 +117,70 @@ def plugin_for_folder(folder: Path) -> DatasetPlugin | None:
     return load_plugins().get(name) if name else None
 
 
+#: Arguments whose paths a command reads; none of them may lie inside its ``--out``.
+INPUT_ARGUMENTS = ("source", "applicants", "data", "predictions")
+
+
+def _input_paths(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    found = []
+    for name in INPUT_ARGUMENTS:
+        value = getattr(args, name, None)
+        for path in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(path, Path):
+                found.append((f"--{name}", path))
+    return found
+
+
+def check_data_folder(folder: Path, dataset: str) -> None:
+    """Refuse (CourtbenchError) a ``--data`` folder that is not a Hub folder of ``dataset``
+    built by courtbench (its card's ``courtbench_dataset``), before anything is loaded."""
+    from courtbench.hub.card import read_card_metadata
+
+    expected = f"expected a Hub folder built by `courtbench build {dataset}`"
+    if not folder.is_dir():
+        raise CourtbenchError(f"--data {folder}: {'not a folder' if folder.exists() else 'not found'}"
+                              f"; {expected}")
+    try:
+        name = read_card_metadata(folder).get("courtbench_dataset")
+    except CourtbenchError as error:
+        raise CourtbenchError(f"--data {folder}: {error}; {expected}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CourtbenchError(f"--data {folder}: unreadable dataset card ({error}); "
+                              f"{expected}") from None
+    if name != dataset:
+        found = f"a Hub folder of {name}" if name else "not a Hub folder courtbench built"
+        raise CourtbenchError(f"--data {folder}: is {found}; {expected}")
+
+
+def guard_output(run: ArgsRunner, output_kind: str | None) -> ArgsRunner:
+    """Wrap a plugin command so that, before any work, an input inside ``--out``, an
+    existing ``--out`` that is not a replaceable ``output_kind``
+    (:func:`courtbench.hub.atomic.check_replaceable`) and a ``--data`` folder of another
+    dataset (:func:`check_data_folder`) are refused."""
+    from courtbench.hub.atomic import check_replaceable, refuse_inputs_inside
+
+    @functools.wraps(run)
+    def guarded(args: argparse.Namespace) -> int:
+        data, dataset = getattr(args, "data", None), getattr(args, "dataset", None)
+        if isinstance(data, Path) and isinstance(dataset, str):
+            check_data_folder(data, dataset)
+        missing = [f"{argument} {path}" for argument, path in _input_paths(args)
+                   if not path.exists()]
+        if missing:
+            raise CourtbenchError(f"{'; '.join(missing)}: not found (nothing was run)")
+        out = getattr(args, "out", None)
+        if isinstance(out, Path):
+            refuse_inputs_inside(out, _input_paths(args))
+            if output_kind is not None:
+                check_replaceable(out, kind=output_kind)
+        return run(args)
+
+    return guarded
+
+
 def add_dataset_subparsers(parser: argparse.ArgumentParser, *, arguments_hook: str,
-                           run_hook: str, add_common: ArgumentAdder) -> None:
+                           run_hook: str, add_common: ArgumentAdder,
+                           output_kind: str | None = None) -> None:
     """Give ``parser`` one sub-parser per installed plugin that implements a command.
 
     Args:
@@ -124,6 +189,9 @@ def add_dataset_subparsers(parser: argparse.ArgumentParser, *, arguments_hook: s
         run_hook: plugin attribute running the command (``build``); plugins where it is
             ``None`` are left out.
         add_common: adds the options every dataset shares for this command (``--out`` …).
+        output_kind: the kind of folder ``--out`` is (:mod:`courtbench.hub.atomic`); an
+            existing ``--out`` of another kind, or holding foreign files, is refused before
+            the plugin runs (see :func:`guard_output`).
     """
     sub = parser.add_subparsers(dest="dataset", metavar="DATASET", required=True)
     for name, plugin in load_plugins().items():
@@ -134,4 +202,4 @@ def add_dataset_subparsers(parser: argparse.ArgumentParser, *, arguments_hook: s
         dataset_parser = sub.add_parser(name, help=plugin.summary, description=plugin.summary)
         add_common(dataset_parser)
         add_arguments(dataset_parser)
-        dataset_parser.set_defaults(func=run)
+        dataset_parser.set_defaults(func=guard_output(run, output_kind))

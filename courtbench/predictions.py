@@ -14,7 +14,13 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from courtbench.errors import CourtbenchError, SourceError
+from courtbench.errors import (
+    MAX_QUOTED_CHARS,
+    CourtbenchError,
+    SourceError,
+    quoted,
+    shorten_message,
+)
 from courtbench.textio import decode_utf8, strict_csv
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -25,7 +31,7 @@ MAX_LISTED = 20
 def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
     # only "\n" ends a record: str.splitlines() would also split on U+2028, U+0085 and form
     # feeds, which json.dumps(ensure_ascii=False) leaves inside strings
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         line = line.removesuffix("\r")
         if not line.strip():
             continue
@@ -38,6 +44,36 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
             raise SourceError(path, f"expected a JSON object per line, got {type(record).__name__}",
                               line=number)
         yield number, record
+
+
+def _lines(text: str) -> Iterator[str]:
+    """``text.split("\n")`` lazily: a 100 MB file must not become a list of millions of
+    strings before the first record is read."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+class _Collected:
+    """The first problems of one kind (enough to list) and how many there were in all, so
+    that a file of millions of bad lines costs no more memory than a good one."""
+
+    def __init__(self) -> None:
+        self.items: list = []
+        self.total = 0
+
+    def add(self, item: Any) -> None:
+        self.total += 1
+        if len(self.items) <= MAX_LISTED:
+            self.items.append(item)
+
+    def __bool__(self) -> bool:
+        return self.total > 0
 
 
 def _records_csv(path: Path, text: str, columns: tuple[str, str]) -> Iterator[tuple[int, dict]]:
@@ -87,7 +123,7 @@ def read_predictions(
     for sample_id in expected_ids:
         key = _id_key(sample_id)
         if key in expected:
-            raise CourtbenchError(f"expected ids contain {sample_id!r} twice; a split's ids must be unique")
+            raise CourtbenchError(f"expected ids contain {quoted(sample_id)} twice; a split's ids must be unique")
         expected[key] = sample_id
     suffix = path.suffix.lower()
     if suffix not in JSONL_SUFFIXES + CSV_SUFFIXES:
@@ -105,9 +141,7 @@ def read_predictions(
 
     values: dict[str, Any] = {}
     first_line: dict[str, int] = {}
-    unknown: list[tuple[str, int]] = []
-    duplicate: list[tuple[str, int, int]] = []
-    bad_values: list[tuple[int, Any, str]] = []
+    unknown, duplicate, bad_values = _Collected(), _Collected(), _Collected()
     for line, record in records:
         for column in (id_column, value_column):
             if column not in record:
@@ -115,25 +149,28 @@ def read_predictions(
                                   line=line, column=column)
         raw_id = record[id_column]
         if raw_id is None or isinstance(raw_id, (dict, list, bool)) or str(raw_id).strip() == "":
-            raise SourceError(path, f"invalid sample id {raw_id!r}", line=line, column=id_column)
+            raise SourceError(path, f"invalid sample id {quoted(raw_id)}", line=line, column=id_column)
         key = _id_key(raw_id)
         try:
             value = parse_value(record[value_column])
         except (ValueError, TypeError, OverflowError) as error:
-            bad_values.append((line, record[value_column], str(error)))
+            # a parser's message may repeat the whole value (float's does): cut it too
+            bad_values.add((line, quoted(record[value_column]),
+                            shorten_message(str(error), MAX_QUOTED_CHARS)))
             continue
         if key not in expected:
-            unknown.append((key, line))
+            unknown.add((key, line))
         elif key in values:
-            duplicate.append((key, line, first_line[key]))
+            duplicate.add((key, line, first_line[key]))
         else:
             values[key] = value
             first_line[key] = line
     if bad_values:
-        (line, value, reason), others = bad_values[0], bad_values[1:]
-        listed = _listing([f"line {n} ({v!r}: {r})" for n, v, r in others])
-        raise SourceError(path, f"bad value {value!r}: {reason}"
-                          + (f"; {len(others)} more bad value(s): {listed}" if others else ""),
+        (line, value, reason), others = bad_values.items[0], bad_values.items[1:]
+        listed = _listing([f"line {n} ({v}: {r})" for n, v, r in others], bad_values.total - 1)
+        raise SourceError(path, f"bad value {value}: {reason}"
+                          + (f"; {bad_values.total - 1} more bad value(s): {listed}"
+                             if others else ""),
                           line=line, column=value_column)
     missing = [key for key in expected if key not in values]
     if unknown or duplicate or missing:
@@ -141,21 +178,23 @@ def read_predictions(
     return {expected[key]: values[key] for key in expected}
 
 
-def _listing(items: list[str]) -> str:
+def _listing(items: list[str], total: int | None = None) -> str:
+    total = len(items) if total is None else total
     shown = ", ".join(items[:MAX_LISTED])
-    return shown + (f", ... ({len(items) - MAX_LISTED} more)" if len(items) > MAX_LISTED else "")
+    return shown + (f", ... ({total - MAX_LISTED} more)" if total > MAX_LISTED else "")
 
 
-def _mismatch_message(path: Path, n_expected: int, unknown: list, duplicate: list,
+def _mismatch_message(path: Path, n_expected: int, unknown: _Collected, duplicate: _Collected,
                       missing: list) -> str:
     parts = []
     if unknown:
-        parts.append(f"{len(unknown)} unknown sample id(s) not in the split: "
-                     + _listing([f"{key!r} (line {line})" for key, line in unknown]))
+        parts.append(f"{unknown.total} unknown sample id(s) not in the split: "
+                     + _listing([f"{quoted(key)} (line {line})" for key, line in unknown.items],
+                                unknown.total))
     if duplicate:
-        parts.append(f"{len(duplicate)} duplicate sample id(s): "
-                     + _listing([f"{key!r} (line {line}, first on line {first})"
-                                 for key, line, first in duplicate]))
+        parts.append(f"{duplicate.total} duplicate sample id(s): "
+                     + _listing([f"{quoted(key)} (line {line}, first on line {first})"
+                                 for key, line, first in duplicate.items], duplicate.total))
     if missing:
         parts.append(f"{len(missing)} of {n_expected} sample id(s) of the split have no prediction: "
                      + _listing([repr(key) for key in missing]))

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from courtbench.hub.atomic import atomic_output_dir
+from courtbench.hub.atomic import MARKER, REPORT_KIND, atomic_output_dir
+from courtbench.jsonio import dumps_strict
 from courtbench.tables import MISSING, markdown_table
 
 
@@ -116,8 +117,7 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
     if len(set(names)) != len(names):
         raise ValueError(f"report tables have duplicate names: {names}")
     out_dir = Path(out_dir)
-    with atomic_output_dir(out_dir, kind="report folder",
-                           is_ours=lambda folder: (folder / f"{stem}.json").is_file()) as tmp:
+    with atomic_output_dir(out_dir, kind=REPORT_KIND) as tmp:
         drawn = []
         for name, draw in report.figures.items():
             try:
@@ -132,7 +132,8 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
                 writer.writerow(table.columns)
                 writer.writerows([["" if v is None else v for v in row] for row in table.rows])
         (tmp / f"{stem}.json").write_text(
-            json.dumps(report.to_json(), indent=2, sort_keys=False, default=str) + "\n",
+            dumps_strict(report.to_json(), what=f"{stem}.json", indent=2, sort_keys=False,
+                         default=str) + "\n",
             encoding="utf-8")
         (tmp / f"{stem}.md").write_text(report.markdown(drawn), encoding="utf-8")
-    return sorted(out_dir.iterdir())
+    return sorted(p for p in out_dir.iterdir() if p.name != MARKER)

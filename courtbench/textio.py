@@ -8,7 +8,6 @@ so that they all reject the same malformed input the same way.
 from __future__ import annotations
 
 import csv
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -17,8 +16,48 @@ from courtbench.errors import SourceError
 CSV_QUOTING = ("expected RFC 4180 quoting: a quoted field closes with '\"' followed by a comma "
                "or the line end, and a '\"' inside it is doubled")
 
-# Decisions run to hundreds of KiB; csv's default field limit is 128 KiB.
-csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+#: Longest CSV field accepted, in characters. Decisions run to hundreds of KiB (csv's default
+#: limit of 128 KiB is too small); a field beyond this is almost always an unclosed quote that
+#: swallowed the rest of the file, and refusing it bounds the memory a reader needs.
+MAX_FIELD_CHARS = 16 * 2**20
+csv.field_size_limit(MAX_FIELD_CHARS)
+
+
+def _csv_problem(error: csv.Error) -> str:
+    if "field larger than field limit" in str(error):
+        return (f"a field longer than {MAX_FIELD_CHARS:,} characters (often a quote that is "
+                "never closed, so that the rest of the file became one field)")
+    return f"malformed CSV ({error}); {CSV_QUOTING}"
+
+
+def read_input_bytes(path: str | Path, *, expected: str = "file",
+                     max_bytes: int | None = None, size_note: str = "") -> bytes:
+    """The bytes of the input file ``path``.
+
+    Args:
+        path: the file.
+        expected: what it should be, for messages ("CSV file").
+        max_bytes: refuse a larger file before reading it (a reader that holds the whole
+            file needs several times its size in memory); ``size_note`` says why, in the
+            message.
+
+    Raises:
+        SourceError: the path does not exist, is a folder, is larger than ``max_bytes`` or
+            cannot be read — one line naming the path and what was expected.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise SourceError(path, f"is a folder; expected a {expected}")
+    if max_bytes is not None and path.is_file() and path.stat().st_size > max_bytes:
+        raise SourceError(path, f"is {path.stat().st_size / 2**20:,.1f} MiB; expected a "
+                                f"{expected} of at most {max_bytes / 2**20:,.0f} MiB{size_note}")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(path, f"not found; expected a {expected}") from None
+    except OSError as error:
+        raise SourceError(path, f"cannot be read ({error.strerror}); expected a {expected}") \
+            from None
 
 
 def not_utf8_error(path: str | Path, data: bytes, error: UnicodeDecodeError, *, line: int,
@@ -72,7 +111,7 @@ def strict_csv(path: str | Path, lines: Iterable[str], *, skip_blank: bool = Fal
             return [], iter(())
         raise SourceError(path, "file is empty; expected a header row", line=1) from None
     except csv.Error as error:
-        raise SourceError(path, f"malformed CSV header ({error}); {CSV_QUOTING}",
+        raise SourceError(path, f"header: {_csv_problem(error)}",
                           line=reader.line_num) from None
 
     def records() -> Iterator[tuple[int, list[str]]]:
@@ -83,8 +122,7 @@ def strict_csv(path: str | Path, lines: Iterable[str], *, skip_blank: bool = Fal
             except StopIteration:
                 return
             except csv.Error as error:
-                raise SourceError(path, f"malformed CSV ({error}); {CSV_QUOTING}",
-                                  line=start) from None
+                raise SourceError(path, _csv_problem(error), line=start) from None
             if skip_blank and not row:
                 continue
             if len(row) != len(header):

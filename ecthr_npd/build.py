@@ -222,6 +222,13 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     locked_problems = membership_problems(table, locked, id_size=id_size_checked)
     locked_tv = None if locked_problems else view_tvs(table, locked, encoded)
     if recompute:
+        if split_sizes is not None and (min(split_sizes) < 1
+                                        or sum(split_sizes) >= table.num_rows):
+            train, validation = split_sizes
+            raise CourtbenchError(
+                f"--split-sizes {train},{validation}: expected train and validation counts of "
+                f"at least 1 that leave at least one test case; the source {source.name} has "
+                f"{table.num_rows:,} cases")
         split = recompute_split(table, sizes=split_sizes)
         membership = recompute_views(table, split, id_size=id_size, encoded=encoded)
         expected_id = assigned_id_size(id_size, int((split == TEST).sum()))

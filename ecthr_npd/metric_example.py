@@ -9,12 +9,13 @@ results as JSON into ``<out>/metric_example`` and returns a compact summary.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 
+from courtbench.hub.atomic import atomic_output_dir
+from courtbench.jsonio import dumps_strict
 from courtbench.metric_modules import metric_dir
 from ecthr_npd.splits import RELEASE_SPLIT_SIZES
 from ecthr_npd.synthetic import PUBLISHED
@@ -125,12 +126,14 @@ def run_metric_example(out_dir: Path, seed: int) -> str:
     references = example.pop("references")
     results = run_metric_modules(references, example)
     zero_share = sum(r == 0 for r in references) / len(references)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "example_predictions.json").write_text(
-        json.dumps({"seed": seed, "references": references, **example}) + "\n")
-    (out / "metric_results.json").write_text(
-        json.dumps({"seed": seed, "n": len(references), "results": results},
-                   indent=2, sort_keys=True) + "\n")
+    with atomic_output_dir(out, kind="metric example folder") as tmp:
+        (tmp / "example_predictions.json").write_text(
+            dumps_strict({"seed": seed, "references": references, **example},
+                         what="example_predictions.json") + "\n", encoding="utf-8")
+        (tmp / "metric_results.json").write_text(
+            dumps_strict({"seed": seed, "n": len(references), "results": results},
+                         what="metric_results.json", indent=2, sort_keys=True) + "\n",
+            encoding="utf-8")
     return "\n".join([
         f"ECtHR-like example prediction set: {len(references):,} cases, {zero_share:.1%} "
         f"zero awards, seed {seed}", "", format_results(results), "",

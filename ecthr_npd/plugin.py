@@ -24,6 +24,9 @@ from ecthr_npd.prompting.run import add_predict_arguments, predict
 from ecthr_npd.synthetic import DEFAULT_ROWS
 from ecthr_npd.views import ID_SIZE
 
+#: Fewest synthetic cases ecthr_npd.synthetic.generate accepts (one per split).
+MIN_SYNTHETIC_ROWS = 3
+
 
 def _split_sizes(text: str) -> tuple[int, int]:
     try:
@@ -67,6 +70,10 @@ def build(args: argparse.Namespace) -> int:
         if args.applicants is not None or args.recompute or args.split_sizes is not None:
             raise CourtbenchError("--synthetic takes only --n, --seed and --id-size (its split "
                                   "and view tags are already assigned as --recompute does)")
+        if args.n < MIN_SYNTHETIC_ROWS:
+            raise CourtbenchError(f"--n {args.n}: expected at least {MIN_SYNTHETIC_ROWS} cases "
+                                  "(every split and test view needs one; a few hundred give a "
+                                  "meaningful stand-in)")
         result = build_synthetic(args.out, n=args.n, seed=args.seed, id_size=args.id_size)
     else:
         if args.split_sizes is not None and not args.recompute:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from courtbench.errors import SourceError
-from courtbench.textio import decode_utf8, strict_csv
+from courtbench.errors import SourceError, quoted
+from courtbench.textio import decode_utf8, read_input_bytes, strict_csv
 from ecthr_npd import schema
 from ecthr_npd.schema import LIST_SEPARATOR, UNKNOWN, Column
 
@@ -48,7 +48,10 @@ def read_rows(path: Path, expected_header: Sequence[str] | None = None,
             the wrong number of fields.
     """
     path = Path(path)
-    text = decode_utf8(path, path.read_bytes(), expected="(ASCII) CSV file")
+    text = decode_utf8(path, read_input_bytes(path, expected="CSV file",
+                                              max_bytes=MAX_SOURCE_BYTES,
+                                              size_note=SOURCE_SIZE_NOTE),
+                       expected="(ASCII) CSV file")
     header, records = strict_csv(path, io.StringIO(text, newline=""))
     _check_header(path, header, expected_header, required)
     columns: list[list[str]] = [[] for _ in header]
@@ -72,13 +75,23 @@ def _check_header(path: Path, header: list[str], expected: Sequence[str] | None,
             raise SourceError(path, f"header: missing column(s) {missing}, unexpected column(s) "
                               f"{extra}; expected the release's {len(expected)} columns", line=1)
         position = next(i for i, (a, b) in enumerate(zip(header, expected, strict=True)) if a != b)
-        raise SourceError(path, f"header: column {position + 1} is {header[position]!r}, "
+        raise SourceError(path, f"header: column {position + 1} is {quoted(header[position])}, "
                           f"expected {expected[position]!r} (the release's column order)", line=1,
                           column=header[position])
     missing = [name for name in required if name not in header]
     if missing:
         raise SourceError(path, f"header lacks required column(s) {missing}", line=1)
 
+
+#: Largest release file read. The release's case_level.csv is 3.2 MiB; reading holds the
+#: whole file and its columns, about 14 bytes of memory per byte (benchmarks/
+#: bench_reader_memory.py: 1.3 GiB for 95 MiB), so a bound keeps a wrong file from
+#: exhausting memory.
+MAX_SOURCE_BYTES = 64 * 2**20
+SOURCE_SIZE_NOTE = (" (the release's case_level.csv is about 3 MiB; reading needs about 14 "
+                    "times the file size in memory)")
+#: Largest value of an integer column (stored as int32).
+INT32_MAX = 2**31 - 1
 
 class _Converter:
     """Converts one column's raw strings to an Arrow array, raising at the first bad value."""
@@ -87,7 +100,7 @@ class _Converter:
         self.path, self.column, self.lines = path, column, lines
 
     def fail(self, index: int, value: str, expected: str) -> SourceError:
-        return SourceError(self.path, f"value {value!r}: expected {expected}",
+        return SourceError(self.path, f"value {quoted(value)}: expected {expected}",
                            line=self.lines[index], column=self.column.name)
 
     def convert(self, raw: list[str]) -> pa.Array:
@@ -135,6 +148,8 @@ class _Converter:
         minimum = self.column.minimum
         if minimum is not None and number < minimum:
             raise self.fail(index, value, f"a number >= {minimum:g}")
+        if cast is int and number > INT32_MAX:  # the column is stored as int32
+            raise self.fail(index, value, f"an integer <= {INT32_MAX:,}")
         return number
 
     def _int(self, index: int, value: str) -> int:
@@ -171,9 +186,11 @@ class _Converter:
                     parsed.append(None)
                 elif is_int:
                     minimum = column.minimum if column.minimum is not None else float("-inf")
-                    if not _INT.fullmatch(member) or int(member) < minimum:
+                    if (not _INT.fullmatch(member) or int(member) < minimum
+                            or int(member) > INT32_MAX):
                         raise self.fail(index, value, f"';'-separated integers >= {minimum:g}"
-                                        f"{self._null_note()} (member {member!r} is not)")
+                                        f" and <= {INT32_MAX:,}"
+                                        f"{self._null_note()} (member {quoted(member)} is not)")
                     parsed.append(int(member))
                 elif column.values and member not in column.values:
                     raise self.fail(index, value, f"';'-separated members of {list(column.values)}"
@@ -239,7 +256,7 @@ def check_rules(path: Path, table: pa.Table, lines: list[int]) -> None:
 
     for i, case_id in enumerate(col["case_id"]):
         if case_id in first_line:
-            raise fail(i, "case_id", f"value {case_id!r} repeats the case on line "
+            raise fail(i, "case_id", f"value {quoted(case_id)} repeats the case on line "
                        f"{first_line[case_id]}; expected unique case ids")
         first_line[case_id] = lines[i]
         amount, binary = col["y_amount_eur"][i], col["y_binary"][i]
@@ -306,7 +323,7 @@ def read_applicant_level(path: str | Path, case_ids: Sequence[str]) -> pa.Table:
         if name == schema.APPLICANT_KEY:
             for index, value in enumerate(raw):
                 if value not in known:
-                    raise SourceError(path, f"value {value!r} is not a case_id of the case table;"
+                    raise SourceError(path, f"value {quoted(value)} is not a case_id of the case table;"
                                       " expected applicant rows of existing cases",
                                       line=lines[index], column=name)
         arrays[name] = pa.array([None if v == UNKNOWN else v for v in raw], type=pa.string())

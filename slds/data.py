@@ -35,7 +35,7 @@ def read_split(folder: Path, split: str | Sequence[str] = "test", *, config: str
     if not folder.is_dir():
         raise CourtbenchError(f"--data {folder}: not a folder")
     try:
-        with hub_offline():
+        with hub_offline(folder):
             loaded = datasets.load_dataset(str(folder), config)
     except (ValueError, FileNotFoundError, KeyError) as error:
         raise CourtbenchError(f"--data {folder}: cannot load config {config!r}: {error}") from None

@@ -31,6 +31,8 @@ from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
 
 _DEFAULTS = SplitBoundaries()
+#: Fewest synthetic decisions that fill every split (see slds.synthetic.generate_wide_rows).
+MIN_SYNTHETIC_DECISIONS = 7
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +66,10 @@ def build(args: argparse.Namespace) -> int:
     if args.synthetic:
         if args.source_format is not None:
             raise CourtbenchError("--format applies to --source only")
+        if args.decisions < MIN_SYNTHETIC_DECISIONS:
+            raise CourtbenchError(f"--decisions {args.decisions}: expected at least "
+                                  f"{MIN_SYNTHETIC_DECISIONS} (train plus 3 validation and 3 "
+                                  "test decisions)")
         result = build_synthetic(args.out, decisions=args.decisions, seed=args.seed,
                                  boundaries=boundaries)
     else:

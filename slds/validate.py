@@ -9,7 +9,7 @@ Checks, each raising :class:`courtbench.errors.SourceError` with the source file
 - ``year`` is an integer from 1875 on; ``volume`` is a BGE part that exists in that year's
   system; a parsed BGE reference's yearly volume equals year − 1874;
 - ``law_area``, when given, is one of :data:`slds.law_areas.LAW_AREAS` (name, case and
-  spaces aside, or label index);
+  spaces aside, or label index — a number or its digits, in every source format);
   when empty it is derived from part and year;
 - (``decision_id``, ``headnote_language``) and ``sample_id`` are unique, and the rows of one
   decision agree on year, part and decision language and carry the same decision text
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from courtbench.errors import SourceError
+from courtbench.errors import SourceError, quoted
 from slds.language import detect_language
 from slds.law_areas import LAW_AREAS, law_area, parts_in_year, volume_number
 from slds.readers.base import RawRow
@@ -63,9 +63,9 @@ def _is_empty(value: Any) -> bool:
 def _text(row: RawRow, name: str) -> str:
     value = row.fields.get(name)
     if _is_empty(value):
-        raise _error(row, name, f"empty or missing value {value!r}; expected non-empty text")
+        raise _error(row, name, f"empty or missing value {quoted(value)}; expected non-empty text")
     if not isinstance(value, str):
-        raise _error(row, name, f"value {value!r} is a {type(value).__name__}; expected text")
+        raise _error(row, name, f"value {quoted(value)} is a {type(value).__name__}; expected text")
     return value
 
 
@@ -78,7 +78,7 @@ def _identifier(row: RawRow, name: str) -> str:
 
 def _language(row: RawRow, name: str, value: Any) -> str:
     if value not in LANGUAGES:
-        raise _error(row, name, f"language {value!r}; expected one of {', '.join(LANGUAGES)}")
+        raise _error(row, name, f"language {quoted(value)}; expected one of {', '.join(LANGUAGES)}")
     return value
 
 
@@ -89,7 +89,7 @@ def _year(row: RawRow) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < FIRST_YEAR:
-        raise _error(row, "year", f"year {value!r}; expected an integer year ≥ {FIRST_YEAR}")
+        raise _error(row, "year", f"year {quoted(value)}; expected an integer year ≥ {FIRST_YEAR}")
     return value
 
 
@@ -97,7 +97,7 @@ def _part(row: RawRow, year: int) -> str:
     value = row.fields.get("volume")
     parts = parts_in_year(year)
     if not isinstance(value, str) or value.strip() not in parts:
-        raise _error(row, "volume", f"BGE part {value!r} does not exist in {year}; expected "
+        raise _error(row, "volume", f"BGE part {quoted(value)} does not exist in {year}; expected "
                                     f"one of {', '.join(parts)}")
     if row.bge_volume is not None and row.bge_volume != volume_number(year):
         raise _error(row, "volume", f"BGE yearly volume {row.bge_volume} does not match year "
@@ -110,13 +110,19 @@ def _law_area(row: RawRow, part: str, year: int) -> tuple[str, bool]:
     value = row.fields.get("law_area")
     if _is_empty(value):
         return law_area(part, year), True
+    # one rule for every reader: a class index may come as a JSON/parquet number or as the
+    # digits of a CSV field
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(LAW_AREAS):
         return LAW_AREAS[value], False
     if isinstance(value, str):
         name = "_".join(value.strip().lower().replace("-", " ").split())  # "Civil law" too
         if name in LAW_AREAS:
             return name, False
-    raise _error(row, "law_area", f"law area {value!r}; expected empty (derived from part and "
+    raise _error(row, "law_area", f"law area {quoted(value)}; expected empty (derived from part and "
                                   f"year) or one of {', '.join(LAW_AREAS)}")
 
 
@@ -170,7 +176,7 @@ def validate_rows(raw_rows: Sequence[RawRow], *,
         if url is None:
             url = ""
         if not isinstance(url, str):
-            raise _error(row, "url", f"value {url!r} is a {type(url).__name__}; expected text")
+            raise _error(row, "url", f"value {quoted(url)} is a {type(url).__name__}; expected text")
         raw_sample_id = row.fields.get("sample_id")
         sample_id = (sample_id_for(decision_id, headnote_language) if _is_empty(raw_sample_id)
                      else _identifier(row, "sample_id"))
@@ -178,24 +184,24 @@ def validate_rows(raw_rows: Sequence[RawRow], *,
         key = (decision_id, headnote_language)
         if key in seen_pairs:
             raise _error(row, "headnote_language",
-                         f"second {headnote_language!r} headnote for decision {decision_id!r} "
+                         f"second {headnote_language!r} headnote for decision {quoted(decision_id)} "
                          f"(first at record {seen_pairs[key]}); expected one per language")
         seen_pairs[key] = row.line
         if sample_id in seen_samples:
-            raise _error(row, "sample_id", f"duplicate sample id {sample_id!r} (first at "
+            raise _error(row, "sample_id", f"duplicate sample id {quoted(sample_id)} (first at "
                                            f"record {seen_samples[sample_id]}); expected unique")
         seen_samples[sample_id] = row.line
         facts = (year, part, decision_language)
         first = decision_facts.setdefault(decision_id, (*facts, row.line))
         if first[:3] != facts:
             raise _error(row, "decision_id",
-                         f"decision {decision_id!r} has (year, part, decision language) "
+                         f"decision {quoted(decision_id)} has (year, part, decision language) "
                          f"{facts}, but {first[:3]} at record {first[3]}; expected one "
                          f"decision to agree across its rows")
         first_text, first_line = decision_texts.setdefault(decision_id, (decision, row.line))
         if decision != first_text:
             raise _error(row, "decision",
-                         f"records {first_line} and {row.line} give decision {decision_id!r} "
+                         f"records {first_line} and {row.line} give decision {quoted(decision_id)} "
                          f"different texts (first difference at "
                          f"{_difference(first_text, decision)}); expected the rows of one "
                          f"decision_id to share one decision text")

@@ -52,7 +52,7 @@ def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
     for report in ("ecthr_npd_report", "slds_report"):
         assert (out / report / "report.md").is_file()
     assert sorted(p.name for p in (out / "slds_predictions").iterdir()) == [
-        "citation_lead.jsonl", "lead.jsonl", "settings.json"]
+        ".courtbench.json", "citation_lead.jsonl", "lead.jsonl", "settings.json"]
 
 
 def test_demo_refuses_an_unknown_dataset(tmp_path, capsys):

@@ -57,7 +57,8 @@ def write_csv(path: Path, rows: list[tuple[str, str]]) -> Path:
 
 def test_baselines_cli_writes_every_case(predictions, data):
     files = sorted(p.name for p in predictions.iterdir())
-    assert files == sorted([f"{name}.csv" for name in CHEAP] + ["settings.json"])
+    assert files == sorted([f"{name}.csv" for name in CHEAP]
+                           + ["settings.json", ".courtbench.json"])
     with open(predictions / "zero.csv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [r["case_id"] for r in rows] == data.all_ids()

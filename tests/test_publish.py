@@ -89,7 +89,7 @@ def dataset_folder(tmp_path_factory) -> Path:
     (folder / "notes.txt").write_text("scratch\n")
     (folder / ".cache").mkdir()
     (folder / ".cache" / "state.json").write_text("{}")
-    (folder / "data" / "default" / "train.csv").write_text("case_id\n")
+    # (a non-parquet file under data/ is refused outright: tests/test_failure_modes.py)
     (folder / "plots").mkdir()
     (folder / "plots" / "nested.png").write_bytes(b"png")
     return folder
@@ -224,8 +224,7 @@ def test_detect_kind(dataset_folder, metric_folder, tmp_path):
 def test_select_files_keeps_only_allowed_files(dataset_folder, metric_folder):
     included, excluded = select_files(dataset_folder, DATASET)
     assert included == DATASET_FILES
-    assert set(excluded) == {"notes.txt", ".cache/state.json", "data/default/train.csv",
-                             "plots/nested.png"}
+    assert set(excluded) == {"notes.txt", ".cache/state.json", "plots/nested.png"}
     assert excluded[".cache/state.json"] == "hidden"
     included, excluded = select_files(metric_folder, METRIC)
     assert included == sorted(METRIC_FILES)

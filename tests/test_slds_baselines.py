@@ -92,7 +92,7 @@ def test_runner_writes_one_sorted_file_per_system(tmp_path):
     args = parser.parse_args(["--data", str(data), "--out", str(tmp_path / "pred")])
     assert run_baselines(args) == 0
     assert sorted(p.name for p in (tmp_path / "pred").iterdir()) == [
-        "citation_lead.jsonl", "lead.jsonl", "settings.json"]
+        ".courtbench.json", "citation_lead.jsonl", "lead.jsonl", "settings.json"]
     records = [json.loads(line) for line in (tmp_path / "pred/lead.jsonl").read_text().splitlines()]
     assert [r["sample_id"] for r in records] == ["d0/de", "d0/fr", "d1/de", "d1/fr"]
     assert records[2]["prediction"].startswith("2. Selon l'art. 8 al. 1 Cst.")

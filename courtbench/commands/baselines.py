@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from courtbench.hub.atomic import PREDICTIONS_KIND
 from courtbench.plugins import add_dataset_subparsers
 
 
@@ -22,4 +23,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("baselines", help="run a dataset's reference baselines",
                                    description=__doc__)
     add_dataset_subparsers(parser, arguments_hook="add_baseline_arguments",
-                           run_hook="run_baselines", add_common=_common)
+                           run_hook="run_baselines", add_common=_common,
+                           output_kind=PREDICTIONS_KIND)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from courtbench.hub.atomic import REPORT_KIND
 from courtbench.plugins import add_dataset_subparsers
 
 
@@ -26,4 +27,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("evaluate", help="score predictions and write a report",
                                    description=__doc__)
     add_dataset_subparsers(parser, arguments_hook="add_evaluate_arguments", run_hook="evaluate",
-                           add_common=_common)
+                           add_common=_common,
+                           output_kind=REPORT_KIND)

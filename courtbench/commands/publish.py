@@ -89,7 +89,8 @@ def _plans(args: argparse.Namespace) -> list[PublishPlan]:
         except CourtbenchError as error:
             refusals.append(str(error))
     if refusals:
-        raise CourtbenchError("nothing was published:\n" + "\n".join(refusals))
+        separator = "\n" if len(refusals) > 1 else " "  # one refusal: one line
+        raise CourtbenchError("nothing was published:" + separator + "\n".join(refusals))
     return plans
 
 

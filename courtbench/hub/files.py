@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from courtbench.hub.atomic import MARKER
+
 
 @dataclass(frozen=True)
 class FileEntry:
@@ -26,12 +28,14 @@ def sha256_file(path: Path, *, chunk_bytes: int = 1 << 20) -> str:
 
 
 def list_files(folder: Path) -> list[FileEntry]:
-    """Every regular file under ``folder`` (hidden files included), sorted by path."""
+    """Every regular file under ``folder`` (hidden files included), sorted by path — except
+    the top-level ownership marker (:data:`courtbench.hub.atomic.MARKER`), which records who
+    wrote the folder, not its content."""
     folder = Path(folder)
     entries = [
         FileEntry(path.relative_to(folder).as_posix(), path.stat().st_size, sha256_file(path))
         for path in folder.rglob("*")
-        if path.is_file()
+        if path.is_file() and path != folder / MARKER
     ]
     return sorted(entries, key=lambda entry: entry.path)
 

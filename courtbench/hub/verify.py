@@ -123,7 +123,7 @@ def verify_folder(folder: Path, *,
     infos = {i.get("config_name"): i for i in metadata.get("dataset_info") or []}
     bars_were_enabled = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # one "Generating split" bar per split is noise here
-    with tempfile.TemporaryDirectory(prefix="courtbench-verify-") as cache_dir, hub_offline():
+    with tempfile.TemporaryDirectory(prefix="courtbench-verify-") as cache_dir, hub_offline(folder):
         for config in metadata.get("configs") or []:
             name = config.get("config_name")
             if name not in infos:
@@ -133,7 +133,10 @@ def verify_folder(folder: Path, *,
             report.problems.extend(problems)
     if bars_were_enabled:
         datasets.enable_progress_bars()
-    if audit is not None:
+    if audit is not None and report.problems:
+        # the audit reads the data files; on a folder that does not load it would only crash
+        report.problems.append("dataset audit not run: fix the problems above first")
+    elif audit is not None:
         report.problems.extend(audit(folder))
     report.files = list_files(folder)
     if report.problems:

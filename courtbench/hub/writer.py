@@ -12,7 +12,7 @@ import datasets
 
 from courtbench.compat import features_to_yaml
 from courtbench.errors import VerificationError
-from courtbench.hub.atomic import atomic_output_dir
+from courtbench.hub.atomic import HUB_FOLDER_KIND, atomic_output_dir
 from courtbench.hub.card import CARD_FILE, read_card_metadata, render_card
 from courtbench.hub.files import FileEntry, list_files
 from courtbench.hub.parquet import write_parquet
@@ -127,8 +127,7 @@ def write_hub_folder(
             raise ValueError(f"config {config.name!r}: splits have different features")
     split_sizes = {c.name: {s: d.num_rows for s, d in c.splits.items()} for c in configs}
     skipped: list[str] = []
-    with atomic_output_dir(Path(out_dir), kind="Hub dataset folder",
-                           is_ours=is_hub_folder) as tmp_dir:
+    with atomic_output_dir(Path(out_dir), kind=HUB_FOLDER_KIND) as tmp_dir:
         split_bytes: dict[str, dict[str, int]] = {}
         for config in configs:
             split_bytes[config.name] = {

@@ -30,7 +30,7 @@ from typing import Any
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.plugins import plugin_for_folder
-from courtbench.publish.kinds import CARD_FILE, DATASET, METRIC, TARGETS
+from courtbench.publish.kinds import CARD_FILE, DATASET, METRIC, TARGETS, file_problems
 
 REQUIRED_DATASET_KEYS = ("pretty_name", "license", "language", "configs", "dataset_info")
 REQUIRED_SPACE_KEYS = ("title", "sdk", "app_file")
@@ -169,6 +169,8 @@ def check_dataset(folder: Path, *, allow_unlicensed: bool = False) -> list[str]:
         report = getattr(error, "report", None)
         raise PublishRefused(folder, DATASET,
                              report.problems if report else [str(error)]) from error
+    except CourtbenchError as error:  # a load that failed, with the folder named
+        raise PublishRefused(folder, DATASET, [str(error)]) from error
     except Exception as error:  # noqa: BLE001 - a crash while verifying is a refusal too
         raise PublishRefused(folder, DATASET, [
             f"verification crashed: {type(error).__name__}: {error}"]) from error
@@ -281,7 +283,12 @@ def check_metric(folder: Path, uploaded: Sequence[str]) -> list[str]:
 
 def preflight(folder: Path, kind: str, uploaded: Sequence[str], *,
               allow_unlicensed: bool = False) -> list[str]:
-    """Run the checks for ``kind`` on ``folder``; return notes, raise :class:`PublishRefused`."""
+    """Run the checks for ``kind`` on ``folder``; return notes, raise :class:`PublishRefused`.
+
+    Symbolic links and non-parquet data files are refused first, each by its path."""
+    problems = file_problems(folder, kind)
+    if problems:
+        raise PublishRefused(Path(folder), kind, problems)
     if kind == DATASET:
         return check_dataset(folder, allow_unlicensed=allow_unlicensed)
     if kind == METRIC:

@@ -16,12 +16,14 @@ Every other file (caches, hidden files, symlinks, scratch output) stays on the m
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata
+from courtbench.hub.atomic import MARKER
 
 DATASET = "dataset"
 METRIC = "metric"
@@ -147,8 +149,8 @@ def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
     included: list[str] = []
     excluded: dict[str, str] = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_dir() and not path.is_symlink():
-            continue
+        if (path.is_dir() and not path.is_symlink()) or path == folder / MARKER:
+            continue  # the ownership marker is courtbench's bookkeeping, never uploaded
         relative = PurePosixPath(path.relative_to(folder).as_posix())
         reason = _exclusion_reason(folder, relative, kind)
         if reason is None:
@@ -156,6 +158,50 @@ def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
         else:
             excluded[relative.as_posix()] = reason
     return included, excluded
+
+
+PARQUET_MAGIC = b"PAR1"
+
+
+def _is_parquet(path: Path) -> bool:
+    """Whether ``path`` starts and ends with the parquet magic bytes (a cheap check before
+    the full load in verification, so that a bad file is named)."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+            handle.seek(max(0, size - 4))
+            tail = handle.read(4)
+    except OSError:
+        return False
+    return size >= 12 and head == PARQUET_MAGIC and tail == PARQUET_MAGIC
+
+
+def file_problems(folder: Path, kind: str) -> list[str]:
+    """Files that make ``folder`` unpublishable, each named: any symbolic link (never
+    followed, never uploaded: a link would upload a file from outside the folder, or be
+    left out silently), and for a dataset any file under ``data/`` that is not parquet."""
+    folder = Path(folder)
+    problems = []
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        base = Path(root)
+        for name in sorted(dirs + files):
+            path = base / name
+            relative = path.relative_to(folder).as_posix()
+            if path.is_symlink():
+                problems.append(f"{relative}: a symbolic link (to {os.readlink(path)}); "
+                                "courtbench never follows or uploads links: put the file itself "
+                                "there")
+            elif (kind == DATASET and name in files and relative.startswith("data/")
+                  and not any(part.startswith(".") for part in PurePosixPath(relative).parts)):
+                if not relative.endswith(".parquet"):
+                    problems.append(f"{relative}: not a parquet file; data/ may hold only "
+                                    "data/<config>/<split>.parquet")
+                elif not _is_parquet(path):
+                    problems.append(f"{relative}: not a readable parquet file (no PAR1 magic "
+                                    "bytes at start and end); rebuild the folder")
+        dirs[:] = [d for d in dirs if not (base / d).is_symlink()]
+    return problems
 
 
 def is_managed_remote_path(path: str, kind: str) -> bool:

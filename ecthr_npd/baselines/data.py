@@ -91,7 +91,7 @@ def load_benchmark(folder: Path) -> BenchmarkData:
     bars = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()
     try:
-        with tempfile.TemporaryDirectory(prefix="courtbench-ecthr-") as cache, hub_offline():
+        with tempfile.TemporaryDirectory(prefix="courtbench-ecthr-") as cache, hub_offline(folder):
             try:
                 default = datasets.load_dataset(str(folder), "default", cache_dir=cache)
                 views = {}

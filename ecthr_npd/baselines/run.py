@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import platform
 import sys
 import time
@@ -22,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from courtbench.errors import CourtbenchError
-from courtbench.hub.atomic import atomic_output_dir, check_replaceable
+from courtbench.hub.atomic import MARKER, atomic_output_dir, check_replaceable
+from courtbench.jsonio import dumps_strict
 from ecthr_npd import schema
 from ecthr_npd.baselines import SYSTEMS, make_baseline
 from ecthr_npd.baselines.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
@@ -123,10 +123,11 @@ def write_predictions(out_dir: Path, ids: list[str], predictions: dict[str, np.n
                 writer = csv.writer(handle, lineterminator="\n")
                 writer.writerow([schema.ID_COLUMN, PREDICTION_COLUMN])
                 writer.writerows(zip(ids, (repr(float(v)) for v in values), strict=True))
-        (tmp / "settings.json").write_text(json.dumps(settings, indent=2, sort_keys=True,
-                                                      default=_json_default) + "\n",
+        (tmp / "settings.json").write_text(dumps_strict(settings, what="settings.json",
+                                                        indent=2, sort_keys=True,
+                                                        default=_json_default) + "\n",
                                            encoding="utf-8")
-    return sorted(Path(out_dir).iterdir())
+    return sorted(p for p in Path(out_dir).iterdir() if p.name != MARKER)
 
 
 def _json_default(value: Any) -> Any:

@@ -15,6 +15,7 @@ from tqdm.auto import tqdm
 
 from courtbench import __version__
 from courtbench.hub.atomic import atomic_output_dir
+from courtbench.jsonio import dumps_strict
 from slds.baselines.extractive import BASELINES, DEFAULT_BUDGET
 from slds.data import read_split
 
@@ -48,7 +49,8 @@ def run_baselines_on(data: Path, out: Path, *, systems: list[str], splits: list[
             write_jsonl(tmp / f"{system}.jsonl", predict(rows, system, budget=budget))
         settings = {"systems": systems, "splits": splits, "budget_tokens": budget,
                     "tokens": "whitespace", "courtbench": __version__, "data": str(data)}
-        (tmp / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+        (tmp / "settings.json").write_text(
+            dumps_strict(settings, what="settings.json", indent=2) + "\n", encoding="utf-8")
     return rows.num_rows
 
 

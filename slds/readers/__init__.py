@@ -41,10 +41,14 @@ def guess_format(path: Path) -> str:
         # A peek only: an invalid byte is reported, with its line, by the reader.
         with path.open(encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
-        if head.lstrip().startswith("{") and '"hits"' in head:
+        # a UTF-8 byte order mark is not whitespace to str.lstrip
+        if head.lstrip("\ufeff \t\r\n").startswith("{") and '"hits"' in head:
             return "entscheidsuche"
     if file_kind(path) == "parquet":
-        columns = set(pq.read_schema(path).names)
+        try:
+            columns = set(pq.read_schema(path).names)
+        except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad source
+            raise SourceError(path, f"not a readable parquet file: {error}") from None
     else:
         first = next(iter_records(path), None)
         columns = set(first[1]) if first else set()
@@ -52,13 +56,26 @@ def guess_format(path: Path) -> str:
 
 
 def read_source(path: Path, source_format: str | None = None) -> SourceRead:
-    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``)."""
+    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``).
+
+    Raises:
+        SourceError: unknown format, anything a reader refuses, or a source without a
+            single usable row (an empty file, a search response without a landmark
+            decision), naming what was read and skipped.
+    """
     path = Path(path)
     source_format = source_format or guess_format(path)
     if source_format not in READERS:
         raise SourceError(path, f"unknown source format {source_format!r}; expected one of "
                                 f"{', '.join(FORMATS)}")
-    return READERS[source_format](path)
+    source = READERS[source_format](path)
+    if not source.rows:
+        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(source.skipped.items()))
+        raise SourceError(path, f"no row to build from ({source.records} record(s) read"
+                                + (f"; skipped: {skipped}" if skipped else "")
+                                + "); expected at least one landmark decision (BGE) with a "
+                                  f"headnote, as {source_format} rows")
+    return source
 
 
 __all__ = ["FORMATS", "READERS", "RawRow", "SourceRead", "guess_format", "read_source"]

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from courtbench.errors import SourceError
-from courtbench.textio import decode_utf8
+from courtbench.textio import decode_utf8, read_input_bytes
 from slds.readers.base import RawRow, SourceRead
 from slds.schema import LANGUAGES
 
@@ -82,6 +82,8 @@ def _bge_reference(source: dict[str, Any]) -> tuple[int, str, int] | None:
     references = source.get("reference") or []
     if isinstance(references, str):
         references = [references]
+    if not isinstance(references, list):
+        return None  # not a reference list: not a landmark decision we can place
     for reference in references:
         if isinstance(reference, str) and (parsed := parse_bge_reference(reference)):
             return parsed
@@ -90,8 +92,32 @@ def _bge_reference(source: dict[str, Any]) -> tuple[int, str, int] | None:
 
 def _is_landmark(hit: dict[str, Any], source: dict[str, Any]) -> bool:
     hierarchy = source.get("hierarchy") or []
+    if not isinstance(hierarchy, (list, str)):
+        hierarchy = []
     return ("CH_BGE" in hierarchy or "ch_bge" in str(hit.get("_index", "")).lower()) and \
         _bge_reference(source) is not None
+
+
+def _object(path: Path, number: int, parent: dict[str, Any], key: str) -> dict[str, Any]:
+    """``parent[key]`` when an object, ``{}`` when missing or null; SourceError otherwise."""
+    value = parent.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise SourceError(path, f"'{key}' is a {type(value).__name__}; expected an object",
+                          line=number, column=f"_source.{key}")
+    return value
+
+
+def _string(path: Path, number: int, parent: dict[str, Any], key: str, prefix: str) -> str:
+    """``parent[key]`` when a string, ``""`` when missing or null; SourceError otherwise."""
+    value = parent.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise SourceError(path, f"'{prefix}{key}' is a {type(value).__name__}; expected text",
+                          line=number, column=f"_source.{prefix}{key}")
+    return value
 
 
 def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
@@ -102,13 +128,14 @@ def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
     if not _is_landmark(hit, source):
         skipped[SKIP_NOT_LANDMARK] += 1
         return []
-    abstract = source.get("abstract") or {}
-    headnotes = {lang: clean_headnote(abstract.get(lang) or "") for lang in LANGUAGES}
+    abstract = _object(path, number, source, "abstract")
+    headnotes = {lang: clean_headnote(_string(path, number, abstract, lang, "abstract."))
+                 for lang in LANGUAGES}
     if not all(headnotes.values()):
         skipped[SKIP_NO_HEADNOTE] += 1
         return []
-    attachment = source.get("attachment") or {}
-    decision = cut_decision(attachment.get("content") or "")
+    attachment = _object(path, number, source, "attachment")
+    decision = cut_decision(_string(path, number, attachment, "content", "attachment."))
     if decision is None:
         skipped[SKIP_NO_DECISION_START] += 1
         return []
@@ -139,7 +166,8 @@ def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
 
 
 def _read_response(path: Path, skipped: Counter) -> tuple[list[RawRow], int]:
-    text = decode_utf8(path, path.read_bytes(), expected="JSON search response")
+    text = decode_utf8(path, read_input_bytes(path, expected="JSON search response"),
+                       expected="JSON search response")
     try:
         response = json.loads(text)
     except json.JSONDecodeError as error:
