@@ -557,8 +557,13 @@ def _bad_invocations(tmp: Path, ecthr_built: Path, slds_built: Path) -> list[lis
         ["publish", missing, "--repo-id", "org/x", "--dry-run"],
         ["metrics", "path", "nope"],
         ["demo", "--out", tmp / "o7", "--scale", "5"],
-        ["judge", "--data", missing, "--config", "de_de", "--predictions", missing / "p.jsonl",
-         "--base-url", "http://127.0.0.1:9", "--model", "m", "--out", tmp / "j.json"],
+        ["judge", "slds", "--data", missing, "--config", "de_de", "--predictions",
+         missing / "p.jsonl", "--base-url", "http://127.0.0.1:9", "--model", "m",
+         "--out", tmp / "j.json"],
+        ["generate", "slds", "--data", missing, "--config", "de_de", "--base-url",
+         "http://127.0.0.1:9", "--model", "m", "--out", tmp / "g.jsonl"],
+        ["predict", "ecthr_npd", "--data", missing, "--prompt", "zero_shot", "--base-url",
+         "http://127.0.0.1:9", "--model", "m", "--out", tmp / "p.csv"],
     ]
 
 
