@@ -199,15 +199,21 @@ def _fmeasure(overlap: int, target_count: int, prediction_count: int) -> float:
     return 0.0
 
 
+def _ngram_counts(tokens: Sequence[str], n: int) -> Counter:
+    """How often each n-gram (a tuple of n tokens) occurs in ``tokens``."""
+    # zip of the sequence shifted by 0..n-1 ends with the shortest shift: the last n-gram
+    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+
+
 def rouge_f1(target_tokens: Sequence[str], prediction_tokens: Sequence[str]) -> tuple:
     """ROUGE-1, ROUGE-2 and ROUGE-L F1 (0–1) of one pair of token lists, identical to
     rouge_score's ``RougeScorer(["rouge1", "rouge2", "rougeL"])`` on the same tokens:
     n-gram overlaps are clipped counts, the LCS is :func:`lcs_length`."""
     scores = []
     for n in (1, 2):
-        target = Counter(zip(*(target_tokens[i:] for i in range(n))))
-        prediction = Counter(zip(*(prediction_tokens[i:] for i in range(n))))
-        overlap = sum((target & prediction).values())
+        target = _ngram_counts(target_tokens, n)
+        prediction = _ngram_counts(prediction_tokens, n)
+        overlap = sum((target & prediction).values())  # clipped counts
         scores.append(_fmeasure(overlap, max(len(target_tokens) - n + 1, 0),
                                 max(len(prediction_tokens) - n + 1, 0)))
     scores.append(_fmeasure(lcs_length(target_tokens, prediction_tokens), len(target_tokens),
@@ -252,7 +258,7 @@ def _check_texts(values, argument: str, n: int | None, allow_empty: bool) -> int
 def _shorten(value, limit: int = 200) -> str:
     """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
     text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _check_languages(values, argument: str, n: int) -> None:
