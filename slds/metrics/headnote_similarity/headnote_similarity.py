@@ -496,6 +496,38 @@ def _grouped(keys: list[str], texts: tuple, per_item: dict, statistics: np.ndarr
     return groups, replicates
 
 
+def _per_item_scores(predictions, references, languages, options: dict) -> tuple[dict, dict]:
+    """Per-item ROUGE (and, if ``options["bertscore"]``, BERTScore) × 100 as
+    ``{name: float64 array}``, and the BERTScore settings (``{}`` without it)."""
+    tokenizer = rouge_tokenizer_for(options["rouge_tokenizer"], options["use_stemmer"])
+    per_item = _rouge_per_item(predictions, references, tokenizer)
+    settings: dict = {}
+    if options["bertscore"]:
+        per_item["bertscore_f1"], settings = bertscore_f1(
+            predictions, references, languages,
+            **{name.removeprefix("bertscore_"): value for name, value in options.items()
+               if name.startswith("bertscore_")})
+    return per_item, settings
+
+
+def _group_keys(prediction_languages, source_languages) -> list[str]:
+    """Each item's group: its headnote language, or "<source>_<headnote>" when the source
+    languages are given."""
+    if source_languages is None:
+        return list(prediction_languages)
+    return [f"{s}_{p}" for s, p in zip(source_languages, prediction_languages, strict=True)]
+
+
+def _macro_averages(groups: dict, replicates: dict, per_item_names: list[str]) -> dict:
+    """Unweighted means over groups of every score, each followed by its ``_se``: the
+    standard error of the mean of the groups' replicates."""
+    result: dict = {}
+    for name in [*ROUGE_TYPES, "bleu", *per_item_names[len(ROUGE_TYPES):]]:
+        result[name] = float(np.mean([g[name] for g in groups.values()]))
+        result[f"{name}_se"] = _standard_error(np.mean(replicates[name], axis=0))
+    return result
+
+
 # --------------------------------------------------------------------------- main function
 
 
@@ -532,10 +564,9 @@ def headnote_similarity(
     standard deviation of the replicates (of the group score, or of the macro-average).
 
     Raises:
-        ValueError: an argument is not a list of strings, a text is None or not a string, a
-            reference is empty, a text is longer than MAX_TEXT_CHARACTERS, a language code
-            is unknown, lengths differ, or an option is out of range — naming the argument
-            and, for items, the first offending index.
+        ValueError: naming the argument and, for items, the first offending index: not a list
+            of strings, a text not a string or over MAX_TEXT_CHARACTERS, an empty reference,
+            an unknown language code, different lengths, an option out of range.
         ImportError: ``bertscore=True`` without bert-score/torch/transformers installed.
     """
     options = dict(locals())  # the arguments by name, for _check_options
@@ -543,25 +574,13 @@ def headnote_similarity(
     _check_options(options)
     bleu = _bleu(bleu_tokenize)
 
-    per_item = _rouge_per_item(predictions, references,
-                               rouge_tokenizer_for(rouge_tokenizer, use_stemmer))
-    settings: dict = {}
-    if bertscore:
-        per_item["bertscore_f1"], settings = bertscore_f1(
-            predictions, references, prediction_languages, model_type=bertscore_model_type,
-            num_layers=bertscore_num_layers, model_path=bertscore_model_path,
-            rescale_with_baseline=bertscore_rescale_with_baseline, empty=bertscore_empty,
-            batch_size=bertscore_batch_size, device=bertscore_device)
-    keys = list(prediction_languages) if source_languages is None else [
-        f"{s}_{p}" for s, p in zip(source_languages, prediction_languages, strict=True)]
+    per_item, settings = _per_item_scores(predictions, references, prediction_languages,
+                                          options)
+    keys = _group_keys(prediction_languages, source_languages)
     statistics = bleu_statistics(predictions, references, bleu_tokenize)
     groups, replicates = _grouped(keys, (predictions, references), per_item, statistics, bleu,
                                   bootstrap_resamples, seed)
-
-    result: dict = {}
-    for name in [*ROUGE_TYPES, "bleu", *list(per_item)[len(ROUGE_TYPES):]]:
-        result[name] = float(np.mean([g[name] for g in groups.values()]))
-        result[f"{name}_se"] = _standard_error(np.mean(replicates[name], axis=0))
+    result = _macro_averages(groups, replicates, list(per_item))
     result.update({
         "groups": groups, "n": n, "n_groups": len(groups),
         "n_empty": int(sum(not p.strip() for p in predictions)), "scale": "0-100",
