@@ -20,7 +20,7 @@ from pathlib import Path
 import datasets
 import evaluate
 import numpy as np
-from rouge_score import tokenizers
+from rouge_score import tokenize as rouge_score_tokenize
 from sacrebleu.metrics import BLEU
 
 LANGUAGES = ("de", "fr", "it")
@@ -111,13 +111,28 @@ class UnicodeTokenizer:
         return [token for token in self._split.split(text.lower()) if token]
 
 
+class AsciiTokenizer:
+    """rouge_score's default tokenizer without stemming (``rouge_score.tokenize.tokenize``,
+    which ``DefaultTokenizer(use_stemmer=False)`` calls): lowercase, every character outside
+    ``[a-z0-9]`` becomes a space."""
+
+    def tokenize(self, text: str) -> list[str]:
+        return rouge_score_tokenize.tokenize(text, None)
+
+
 def rouge_tokenizer_for(name: str, use_stemmer: bool = False):
     """The tokenizer ``rouge_tokenizer=name`` stands for: :class:`UnicodeTokenizer` for
-    ``"unicode"``, rouge_score's own ``DefaultTokenizer`` (optionally Porter-stemming) for
-    ``"rouge_score"``. Either has ``tokenize(text) -> list[str]``."""
-    if name == "rouge_score":
-        return tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
-    return UnicodeTokenizer()
+    ``"unicode"``, rouge_score's default tokenizer for ``"rouge_score"`` (its
+    ``DefaultTokenizer`` when Porter-stemming). Either has ``tokenize(text) -> list[str]``."""
+    if name != "rouge_score":
+        return UnicodeTokenizer()
+    if not use_stemmer:
+        return AsciiTokenizer()
+    # imported only here: rouge_score.tokenizers imports nltk (with scipy, scikit-learn and
+    # pandas), about 170 MB of memory that no other path needs
+    from rouge_score import tokenizers
+
+    return tokenizers.DefaultTokenizer(use_stemmer=True)
 
 
 # --------------------------------------------------------------------------- ROUGE
@@ -627,6 +642,6 @@ class HeadnoteSimilarity(evaluate.Metric):
                                    source_languages, **options)
 
 
-__all__ = ["HeadnoteSimilarity", "UnicodeTokenizer", "bertscore_f1", "bleu_from_statistics",
+__all__ = ["AsciiTokenizer", "HeadnoteSimilarity", "UnicodeTokenizer", "bertscore_f1", "bleu_from_statistics",
            "bleu_statistics", "headnote_similarity", "lcs_length", "rouge_f1",
            "rouge_tokenizer_for"]
