@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metric_helpers import check_module_folder, run_card_examples, run_fresh
 from rouge_score import rouge_scorer
+from rouge_score import tokenize as rouge_tokenize
 
 from courtbench.metric_modules import load_metric_module
 
@@ -53,7 +54,7 @@ def test_unicode_tokenizer_keeps_accented_words_whole():
     tokens = hs.UnicodeTokenizer().tokenize("Für l'arrêt della sentenza: Straße à Genève (E. 5.1)")
     for word in ("für", "arrêt", "sentenza", "straße", "à", "genève"):
         assert word in tokens
-    default = rouge_scorer.RougeScorer(["rouge1"])._tokenizer.tokenize("für arrêt sentenza")
+    default = rouge_tokenize.tokenize("für arrêt sentenza", None)  # what RougeScorer uses
     assert "für" not in default and "arrêt" not in default and "sentenza" in default
 
 
