@@ -21,6 +21,7 @@ wrapper. This file imports nothing from the repository it was written in.
 """
 
 import math
+import sys
 
 import datasets
 import evaluate
@@ -177,6 +178,15 @@ def _rescale_exponent(*arrays):
     largest amount, so that every amount / 2**e lies in [0, 1)."""
     largest = max(float(array.max()) for array in arrays)
     return 0 if largest <= RESCALE_ABOVE else math.frexp(largest)[1]
+
+
+def _unscale(value, exponent):
+    """``value * 2**exponent``; a mean of values just below the largest float can round up
+    to one beyond it, which is then the largest float (with the sign of ``value``)."""
+    try:
+        return math.ldexp(value, exponent)
+    except OverflowError:
+        return math.copysign(sys.float_info.max, value)
 # --- shared validator end: overflow rescaling ---
 
 
@@ -288,12 +298,12 @@ def bootstrap_mae(*, predictions1, predictions2, references, alpha=DEFAULT_ALPHA
     mae1 = float(e1.mean())
     mae2 = float(e2.mean())
     return {
-        "mae1": math.ldexp(mae1, exponent),
-        "mae2": math.ldexp(mae2, exponent),
-        "delta": math.ldexp(mae1 - mae2, exponent),
+        "mae1": _unscale(mae1, exponent),
+        "mae2": _unscale(mae2, exponent),
+        "delta": _unscale(mae1 - mae2, exponent),
         "prob_1_better": float(np.count_nonzero(replicates < 0) / n_resamples),
-        "ci_low": math.ldexp(ci_low, exponent),
-        "ci_high": math.ldexp(ci_high, exponent),
+        "ci_low": _unscale(ci_low, exponent),
+        "ci_high": _unscale(ci_high, exponent),
         "verdict": _verdict(ci_low, ci_high),
         **_settings("paired", int(y.size), alpha, n_resamples, seed),
     }
@@ -333,10 +343,10 @@ def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
     replicates = bootstrap_replicates(errors, n_resamples=n_resamples, seed=seed)
     ci_low, ci_high = _percentile_interval(replicates, alpha)
     return {
-        "mae": math.ldexp(float(errors.mean()), exponent),
-        "standard_error": math.ldexp(float(replicates.std(ddof=1)), exponent),
-        "ci_low": math.ldexp(ci_low, exponent),
-        "ci_high": math.ldexp(ci_high, exponent),
+        "mae": _unscale(float(errors.mean()), exponent),
+        "standard_error": _unscale(float(replicates.std(ddof=1)), exponent),
+        "ci_low": _unscale(ci_low, exponent),
+        "ci_high": _unscale(ci_high, exponent),
         **_settings("single", int(y.size), alpha, n_resamples, seed),
     }
 

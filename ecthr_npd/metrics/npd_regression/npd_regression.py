@@ -182,6 +182,15 @@ def _rescale_exponent(*arrays):
     largest amount, so that every amount / 2**e lies in [0, 1)."""
     largest = max(float(array.max()) for array in arrays)
     return 0 if largest <= RESCALE_ABOVE else math.frexp(largest)[1]
+
+
+def _unscale(value, exponent):
+    """``value * 2**exponent``; a mean of values just below the largest float can round up
+    to one beyond it, which is then the largest float (with the sign of ``value``)."""
+    try:
+        return math.ldexp(value, exponent)
+    except OverflowError:
+        return math.copysign(sys.float_info.max, value)
 # --- shared validator end: overflow rescaling ---
 
 
@@ -261,7 +270,7 @@ def _bucket_mae(y_true, true_zero, abs_error, exponent):
     target_range = np.where(true_zero, 0, 1 + (y_true > low) + (y_true > high))
     range_counts = np.bincount(target_range, minlength=4)
     range_sums = np.bincount(target_range, weights=abs_error, minlength=4)
-    return {name: {"mae": math.ldexp(float(range_sums[i] / range_counts[i]), exponent)
+    return {name: {"mae": _unscale(float(range_sums[i] / range_counts[i]), exponent)
                    if range_counts[i] else None,
                    "n": int(range_counts[i])}
             for i, name in enumerate(TARGET_RANGES)}
@@ -291,10 +300,7 @@ def _r2_rescaled(y_true, y_pred):
     deviation = np.ldexp(y_true, -true_exponent)
     deviation -= deviation.mean()
     ratio = float(np.dot(error, error)) / float(np.dot(deviation, deviation))
-    try:
-        ratio = math.ldexp(ratio, 2 * (error_exponent - true_exponent))
-    except OverflowError:
-        return -sys.float_info.max
+    ratio = _unscale(ratio, 2 * (error_exponent - true_exponent))
     return max(1.0 - ratio, -sys.float_info.max)
 
 
@@ -309,7 +315,7 @@ def _report(y_true, y_pred, zero_threshold):
     if exponent:
         scaled = _error_figures(np.ldexp(y_true, -exponent), np.ldexp(y_pred, -exponent),
                                 np.ldexp(abs_error, -exponent))
-        figures = {key: math.ldexp(value, exponent) if key in EURO_FIGURES else value
+        figures = {key: _unscale(value, exponent) if key in EURO_FIGURES else value
                    for key, value in scaled.items()}
         figures["r2"] = _r2_rescaled(y_true, y_pred)
     else:
