@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metric_helpers import check_module_folder, run_card_examples, run_fresh
 from rouge_score import rouge_scorer
+from rouge_score import tokenize as rouge_tokenize
 
 from courtbench.metric_modules import load_metric_module
 
@@ -53,7 +54,7 @@ def test_unicode_tokenizer_keeps_accented_words_whole():
     tokens = hs.UnicodeTokenizer().tokenize("Für l'arrêt della sentenza: Straße à Genève (E. 5.1)")
     for word in ("für", "arrêt", "sentenza", "straße", "à", "genève"):
         assert word in tokens
-    default = rouge_scorer.RougeScorer(["rouge1"])._tokenizer.tokenize("für arrêt sentenza")
+    default = rouge_tokenize.tokenize("für arrêt sentenza", None)  # what RougeScorer uses
     assert "für" not in default and "arrêt" not in default and "sentenza" in default
 
 
@@ -100,6 +101,117 @@ def test_real_headnote_rouge_parity_and_unicode_difference(shared_data):
     assert unicode["per_item"]["rouge1"] != ascii_only["per_item"]["rouge1"]
 
 
+class SpaceTokenizer:
+    """Tokens are the space-separated words as given (for token-level parity tests)."""
+
+    def tokenize(self, text):
+        return text.split()
+
+
+def dp_lcs(first, second):
+    """The textbook dynamic program, two rows (an independent reference for lcs_length)."""
+    previous = [0] * (len(second) + 1)
+    for a in first:
+        current = [0]
+        for j, b in enumerate(second):
+            current.append(previous[j] + 1 if a == b else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+small_vocabulary = st.lists(st.sampled_from("abcdefg"), max_size=70)
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=small_vocabulary, second=small_vocabulary,
+       block_bits=st.sampled_from([1, 2, 3, 5, 8, 64, 1 << 14]))
+def test_lcs_length_equals_the_dynamic_program_for_every_block_size(first, second, block_bits):
+    expected = dp_lcs(first, second)
+    assert hs.lcs_length(first, second, block_bits=block_bits) == expected
+    assert hs.lcs_length(second, first, block_bits=block_bits) == expected
+
+
+@pytest.mark.slow
+@settings(max_examples=2500, deadline=None)
+@given(target=st.lists(st.sampled_from("abcdefghij"), max_size=45),
+       prediction=st.lists(st.sampled_from("abcdefghij"), max_size=45))
+def test_rouge_f1_is_rouge_scores_on_thousands_of_random_pairs(target, prediction):
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=SpaceTokenizer())
+    expected = scorer.score(" ".join(target), " ".join(prediction))
+    got = hs.rouge_f1(target, prediction)
+    assert got == tuple(expected[name].fmeasure for name in ("rouge1", "rouge2", "rougeL"))
+
+
+def zipf_text(rng, words, length):
+    weights = 1.0 / np.arange(1, len(words) + 1)
+    return " ".join(rng.choice(words, size=length, p=weights / weights.sum()))
+
+
+@pytest.mark.slow
+def test_rouge_equals_rouge_score_on_real_length_pairs():
+    """SLDS-length headnotes (about 30-600 tokens, Zipf vocabulary with umlauts) and pairs
+    longer than one LCS block (forced small blocks): identical to rouge_score, not close."""
+    rng = np.random.default_rng(11)
+    letters = list("abcdefghilmnoprstuvzäéèàöüß")
+    words = ["".join(rng.choice(letters, size=rng.integers(1, 9))) for _ in range(3000)]
+    tokenizer = hs.UnicodeTokenizer()
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=tokenizer)
+    lengths = np.clip(rng.lognormal(np.log(150), 0.5, size=(120, 2)), 1, 600).astype(int)
+    for (m, n) in lengths:
+        reference, prediction = zipf_text(rng, words, m), zipf_text(rng, words, n)
+        expected = scorer.score(reference, prediction)
+        got = hs.rouge_f1(tokenizer.tokenize(reference), tokenizer.tokenize(prediction))
+        assert got == tuple(expected[k].fmeasure for k in ("rouge1", "rouge2", "rougeL"))
+        tokens = tokenizer.tokenize(reference), tokenizer.tokenize(prediction)
+        assert hs.lcs_length(*tokens, block_bits=64) == hs.lcs_length(*tokens)
+
+
+def test_lcs_of_long_texts_runs_in_bounded_memory():
+    """20,000 x 20,000 tokens (rouge_score's table: 400 million cells, over 3 GB): the
+    bit-parallel LCS allocates a few MB."""
+    import tracemalloc
+
+    rng = np.random.default_rng(2)
+    first = rng.integers(0, 500, size=20_000).tolist()
+    second = rng.integers(0, 500, size=20_000).tolist()
+    tracemalloc.start()
+    try:
+        length = hs.lcs_length(first, second)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert 0 < length <= 20_000 and peak < 40_000_000
+    assert length == hs.lcs_length(first[::-1], second[::-1])  # LCS of the reversed pair
+
+
+def test_texts_over_the_limit_are_refused_with_a_short_message():
+    too_long = "a " * (hs.MAX_TEXT_CHARACTERS // 2) + "b"
+    with pytest.raises(ValueError) as error:
+        hs.headnote_similarity([too_long], ["a"], ["de"])
+    message = str(error.value)
+    assert message.startswith("predictions[0] has 2,000,001 characters: expected at most")
+    assert len(message) < 300
+    with pytest.raises(ValueError, match=r"references\[0\] has"):
+        hs.headnote_similarity(["a"], [too_long], ["de"])
+
+
+def test_bootstrap_in_chunks_gives_the_same_numbers(monkeypatch):
+    rng = np.random.default_rng(4)
+    vocabulary = ["art", "vg", "genugtuung", "recht", "e", "abs", "bund"]
+    predictions = [" ".join(rng.choice(vocabulary, size=6)) for _ in range(25)]
+    references = [" ".join(rng.choice(vocabulary, size=6)) for _ in range(25)]
+    languages = ["de", "fr"] * 12 + ["it"]
+    whole = hs.headnote_similarity(predictions, references, languages, bootstrap_resamples=40)
+    single = np.random.default_rng(9).multinomial(12, np.full(12, 1 / 12), size=40)
+    monkeypatch.setattr(hs, "MAX_BOOTSTRAP_ELEMENTS", 30)  # a chunk of 2-3 resamples
+    chunks = list(hs._resample_counts(np.random.default_rng(9), 12, 40))
+    assert len(chunks) == 20 and (np.vstack(chunks) == single).all()  # the same draws
+    chunked = hs.headnote_similarity(predictions, references, languages, bootstrap_resamples=40)
+    # BLAS may sum a matrix-vector product of another shape in another order: last bits only
+    assert json.loads(json.dumps(chunked), parse_float=lambda v: round(float(v), 10)) == \
+        json.loads(json.dumps(whole), parse_float=lambda v: round(float(v), 10))
+
+
 # --------------------------------------------------------------------------- BLEU parity
 
 
@@ -124,14 +236,23 @@ def test_bleu_equals_sacrebleu_corpus_bleu_per_group(tokenize):
     assert f"version:{sacrebleu.__version__}" in result["bleu_signature"]
 
 
-def test_bleu_statistics_used_by_the_bootstrap_reproduce_corpus_bleu():
-    predictions = ["a b c d e", "x y z", "für die sache"]
-    references = ["a b c d f", "x y", "für die Sache gut"]
-    bleu = sacrebleu.metrics.BLEU(tokenize="intl")
-    stats = np.array(bleu._extract_corpus_statistics(predictions, [references]))
-    from_stats = bleu._compute_score_from_stats(stats.sum(axis=0).tolist()).score
-    assert from_stats == pytest.approx(
-        sacrebleu.corpus_bleu(predictions, [references], tokenize="intl").score)
+@pytest.mark.parametrize("tokenize", ["13a", "intl"])
+def test_bleu_statistics_from_the_public_api_reproduce_corpus_bleu(tokenize):
+    """Pins what the bootstrap relies on: per-item statistics from ``sentence_score`` summed
+    and scored with ``BLEU.compute_bleu`` give sacrebleu's corpus BLEU, and rows are
+    [sys_len, ref_len, 4 matches, 4 totals]."""
+    predictions = ["a b c d e", "x y z", "für die sache", "", "Art. 6 VG (E. 5.1)."]
+    references = ["a b c d f", "x y", "für die Sache gut", "nicht leer", "Art. 6 Abs. 1 VG."]
+    stats = hs.bleu_statistics(predictions, references, tokenize)
+    assert stats.shape == (5, 10) and stats.dtype == np.int64
+    assert stats[0].tolist() == [5, 5, 4, 3, 2, 1, 5, 4, 3, 2]
+    bleu = sacrebleu.metrics.BLEU(tokenize=tokenize)
+    expected = sacrebleu.corpus_bleu(predictions, [references], tokenize=tokenize).score
+    assert hs.bleu_from_statistics(bleu, stats.sum(axis=0)) == expected
+    for rows in ([0, 1], [2, 2, 4], [3]):
+        subset = sacrebleu.corpus_bleu([predictions[i] for i in rows],
+                                       [[references[i] for i in rows]], tokenize=tokenize)
+        assert hs.bleu_from_statistics(bleu, stats[rows].sum(axis=0)) == subset.score
 
 
 # --------------------------------------------------------------------------- groups, bootstrap

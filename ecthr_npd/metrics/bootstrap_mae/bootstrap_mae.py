@@ -21,6 +21,7 @@ wrapper. This file imports nothing from the repository it was written in.
 """
 
 import math
+import sys
 
 import datasets
 import evaluate
@@ -84,7 +85,16 @@ DEFAULT_ALPHA = 0.05
 #: the gathered values (float64) take 16 bytes per element, i.e. at most 64 MiB per chunk.
 MAX_CHUNK_ELEMENTS = 1 << 22
 
+# --- shared validator begin: amounts ---
+# The same in npd_regression, zero_f1 and bootstrap_mae (each must load alone from a Hub
+# Space); a test keeps the copies identical.
 _EXPECTED = "expected a finite, non-negative number (an amount in EUR)"
+
+
+def _shorten(value, limit=200):
+    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _as_amounts(values, name):
@@ -97,13 +107,13 @@ def _as_amounts(values, name):
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
             first = values[0] if values.ndim > 1 and len(values) else values
-            raise ValueError(f"{name}[0] = {first!r}: {_EXPECTED}, got an array of shape "
-                             f"{values.shape} (nested sequences are not accepted)")
+            raise ValueError(f"{name}[0] = {_shorten(first)}: {_EXPECTED}, got an array of "
+                             f"shape {values.shape} (nested sequences are not accepted)")
         if values.dtype.kind not in "iuf":
             if values.size and values.dtype.kind == "O":
                 return _as_amounts(values.tolist(), name)
             if values.size:
-                raise ValueError(f"{name}[0] = {values[0]!r}: {_EXPECTED}, "
+                raise ValueError(f"{name}[0] = {_shorten(values[0])}: {_EXPECTED}, "
                                  f"got an array of dtype {values.dtype}")
     elif isinstance(values, (list, tuple)):
         if not set(map(type, values)) <= {float, int}:
@@ -120,24 +130,64 @@ def _as_amounts(values, name):
     bad = ~np.isfinite(array) | (array < 0)
     if bad.any():
         index = int(np.argmax(bad))
-        raise ValueError(f"{name}[{index}] = {values[index]!r}: {_EXPECTED}")
+        raise ValueError(f"{name}[{index}] = {_shorten(values[index])}: {_EXPECTED}")
     return array
 
 
 def _first_bad_element(values, name):
     """Raise ValueError for the first element of a list that is not a finite number >= 0."""
     for index, value in enumerate(values):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                         np.floating)):
-            kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
-                type(value).__name__
-            raise ValueError(f"{name}[{index}] = {value!r}: {_EXPECTED}, got {kind}")
-        try:
-            number = float(value)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number) or number < 0:
-            raise ValueError(f"{name}[{index}] = {value!r}: {_EXPECTED}")
+        _check_amount(value, f"{name}[{index}]")
+
+
+def _check_amount(value, label):
+    """Return ``value`` as a float if it is a finite number >= 0 (not a boolean); else raise
+    ValueError starting with ``"<label> = <value>"``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
+            type(value).__name__
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}, got {kind}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}")
+    return number
+
+
+def _check_example(example, keywords):
+    """Check one example of ``add()`` (``{feature: value}``); name each value by the keyword
+    it was passed with (``keywords[feature]``, default the feature name)."""
+    for feature, value in example.items():
+        _check_amount(value, keywords.get(feature, feature))
+# --- shared validator end: amounts ---
+
+
+# --- shared validator begin: overflow rescaling ---
+# The same in npd_regression and bootstrap_mae; a test keeps the copies identical.
+#: Amounts up to this (EUR, 2**400 ≈ 2.6e120) are used as given. Above it, sums of squares
+#: could overflow float64 (a prediction of 1e308 gave an infinite MAE), so the figures are
+#: computed on the amounts divided by a power of two (exact) and multiplied back.
+RESCALE_ABOVE = 2.0 ** 400
+
+
+def _rescale_exponent(*arrays):
+    """0 when every amount is at most RESCALE_ABOVE; else the binary exponent ``e`` of the
+    largest amount, so that every amount / 2**e lies in [0, 1)."""
+    largest = max(float(array.max()) for array in arrays)
+    return 0 if largest <= RESCALE_ABOVE else math.frexp(largest)[1]
+
+
+def _unscale(value, exponent):
+    """``value * 2**exponent``; a mean of values just below the largest float can round up
+    to one beyond it, which is then the largest float (with the sign of ``value``)."""
+    try:
+        return math.ldexp(value, exponent)
+    except OverflowError:
+        return math.copysign(sys.float_info.max, value)
+# --- shared validator end: overflow rescaling ---
 
 
 def _check_inputs(**named):
@@ -240,28 +290,36 @@ def bootstrap_mae(*, predictions1, predictions2, references, alpha=DEFAULT_ALPHA
     p1, p2, y = _check_inputs(predictions1=predictions1, predictions2=predictions2,
                               references=references)
     alpha, n_resamples, seed = _check_options(alpha, n_resamples, seed)
-    e1 = np.abs(p1 - y)
-    e2 = np.abs(p2 - y)
+    exponent = _rescale_exponent(p1, p2, y)  # 0 unless amounts are astronomically large
+    e1 = _scaled(np.abs(p1 - y), exponent)
+    e2 = _scaled(np.abs(p2 - y), exponent)
     replicates = bootstrap_replicates(e1 - e2, n_resamples=n_resamples, seed=seed)
     ci_low, ci_high = _percentile_interval(replicates, alpha)
     mae1 = float(e1.mean())
     mae2 = float(e2.mean())
-    if ci_high < 0:
-        verdict = "1 better"
-    elif ci_low > 0:
-        verdict = "2 better"
-    else:
-        verdict = "not significant"
     return {
-        "mae1": mae1,
-        "mae2": mae2,
-        "delta": mae1 - mae2,
+        "mae1": _unscale(mae1, exponent),
+        "mae2": _unscale(mae2, exponent),
+        "delta": _unscale(mae1 - mae2, exponent),
         "prob_1_better": float(np.count_nonzero(replicates < 0) / n_resamples),
-        "ci_low": ci_low,
-        "ci_high": ci_high,
-        "verdict": verdict,
+        "ci_low": _unscale(ci_low, exponent),
+        "ci_high": _unscale(ci_high, exponent),
+        "verdict": _verdict(ci_low, ci_high),
         **_settings("paired", int(y.size), alpha, n_resamples, seed),
     }
+
+
+def _scaled(values, exponent):
+    """``values / 2**exponent`` (exact; the array itself when exponent is 0)."""
+    return np.ldexp(values, -exponent) if exponent else values
+
+
+def _verdict(ci_low, ci_high):
+    if ci_high < 0:
+        return "1 better"
+    if ci_low > 0:
+        return "2 better"
+    return "not significant"
 
 
 def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
@@ -280,14 +338,15 @@ def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
     """
     p, y = _check_inputs(predictions=predictions, references=references)
     alpha, n_resamples, seed = _check_options(alpha, n_resamples, seed)
-    errors = np.abs(p - y)
+    exponent = _rescale_exponent(p, y)  # 0 unless amounts are astronomically large
+    errors = _scaled(np.abs(p - y), exponent)
     replicates = bootstrap_replicates(errors, n_resamples=n_resamples, seed=seed)
     ci_low, ci_high = _percentile_interval(replicates, alpha)
     return {
-        "mae": float(errors.mean()),
-        "standard_error": float(replicates.std(ddof=1)),
-        "ci_low": ci_low,
-        "ci_high": ci_high,
+        "mae": _unscale(float(errors.mean()), exponent),
+        "standard_error": _unscale(float(replicates.std(ddof=1)), exponent),
+        "ci_low": _unscale(ci_low, exponent),
+        "ci_high": _unscale(ci_high, exponent),
         **_settings("single", int(y.size), alpha, n_resamples, seed),
     }
 
@@ -323,9 +382,8 @@ class BootstrapMae(evaluate.Comparison):
 
         With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
         to the plain function (which validates them): evaluate's Arrow round trip, which
-        gathers inputs across processes, would only copy them here. Otherwise the raw inputs
-        are validated first (so that errors name the index and value) and evaluate's usual
-        path runs.
+        gathers inputs across processes, would only copy them here. Otherwise evaluate's
+        usual path runs, through :meth:`add_batch` and its checks.
         """
         names = _FEATURES[self.config_name]
         given = {"predictions": predictions, "references": references, **kwargs}
@@ -334,8 +392,23 @@ class BootstrapMae(evaluate.Comparison):
             if self.num_process == 1 and self.writer is None:
                 options = {k: v for k, v in kwargs.items() if k not in names}
                 return self._compute(**inputs, **options)
-            _check_inputs(**inputs)
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Queue a batch after the checks of the plain function, with the same messages
+        (evaluate's own conversion would turn "12" or True into numbers)."""
+        given = {"predictions": predictions, "references": references, **kwargs}
+        _check_inputs(**{name: given.get(name) for name in _FEATURES[self.config_name]})
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Queue one case after the same checks as :meth:`add_batch`."""
+        given = {"predictions": prediction, "references": reference, **kwargs}
+        keywords = {name: name[:-1] for name in ("predictions", "references")
+                    if name not in kwargs}  # passed as prediction= / reference=
+        _check_example({name: given.get(name) for name in _FEATURES[self.config_name]},
+                       keywords)
+        super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, references, predictions=None, predictions1=None, predictions2=None,
                  alpha=DEFAULT_ALPHA, n_resamples=DEFAULT_N_RESAMPLES, seed=DEFAULT_SEED):

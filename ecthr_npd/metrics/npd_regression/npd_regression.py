@@ -12,6 +12,7 @@ written in, so that it also runs from a Hugging Face Space.
 """
 
 import math
+import sys
 
 import datasets
 import evaluate
@@ -63,8 +64,19 @@ TARGET_RANGES = ("zero", "up_to_10k", "10k_to_50k", "over_50k")
 #: Relative-error bounds (inclusive) of ``error_buckets``.
 RELATIVE_ERROR_BOUNDS = (0.10, 0.50)
 ERROR_BUCKETS = ("exact", "within_10pct", "10_to_50pct", "over_50pct")
+#: Figures in EUR (scaled back after rescaling); the others are ratios or counts.
+EURO_FIGURES = ("mae", "rmse", "medae", "p95_ae")
 
+# --- shared validator begin: amounts ---
+# The same in npd_regression, zero_f1 and bootstrap_mae (each must load alone from a Hub
+# Space); a test keeps the copies identical.
 _EXPECTED = "expected a finite, non-negative number (an amount in EUR)"
+
+
+def _shorten(value, limit=200):
+    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _as_amounts(values, name):
@@ -77,13 +89,13 @@ def _as_amounts(values, name):
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
             first = values[0] if values.ndim > 1 and len(values) else values
-            raise ValueError(f"{name}[0] = {first!r}: {_EXPECTED}, got an array of shape "
-                             f"{values.shape} (nested sequences are not accepted)")
+            raise ValueError(f"{name}[0] = {_shorten(first)}: {_EXPECTED}, got an array of "
+                             f"shape {values.shape} (nested sequences are not accepted)")
         if values.dtype.kind not in "iuf":
             if values.size and values.dtype.kind == "O":
                 return _as_amounts(values.tolist(), name)
             if values.size:
-                raise ValueError(f"{name}[0] = {values[0]!r}: {_EXPECTED}, "
+                raise ValueError(f"{name}[0] = {_shorten(values[0])}: {_EXPECTED}, "
                                  f"got an array of dtype {values.dtype}")
     elif isinstance(values, (list, tuple)):
         if not set(map(type, values)) <= {float, int}:
@@ -100,26 +112,43 @@ def _as_amounts(values, name):
     bad = ~np.isfinite(array) | (array < 0)
     if bad.any():
         index = int(np.argmax(bad))
-        raise ValueError(f"{name}[{index}] = {values[index]!r}: {_EXPECTED}")
+        raise ValueError(f"{name}[{index}] = {_shorten(values[index])}: {_EXPECTED}")
     return array
 
 
 def _first_bad_element(values, name):
     """Raise ValueError for the first element of a list that is not a finite number >= 0."""
     for index, value in enumerate(values):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                         np.floating)):
-            kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
-                type(value).__name__
-            raise ValueError(f"{name}[{index}] = {value!r}: {_EXPECTED}, got {kind}")
-        try:
-            number = float(value)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number) or number < 0:
-            raise ValueError(f"{name}[{index}] = {value!r}: {_EXPECTED}")
+        _check_amount(value, f"{name}[{index}]")
 
 
+def _check_amount(value, label):
+    """Return ``value`` as a float if it is a finite number >= 0 (not a boolean); else raise
+    ValueError starting with ``"<label> = <value>"``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
+            type(value).__name__
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}, got {kind}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}")
+    return number
+
+
+def _check_example(example, keywords):
+    """Check one example of ``add()`` (``{feature: value}``); name each value by the keyword
+    it was passed with (``keywords[feature]``, default the feature name)."""
+    for feature, value in example.items():
+        _check_amount(value, keywords.get(feature, feature))
+# --- shared validator end: amounts ---
+
+
+# --- shared validator begin: pair and threshold ---
+# The same in npd_regression and zero_f1; a test keeps the copies identical.
 def _check_pair(predictions, references):
     """Validate both inputs and their lengths; return them as float64 arrays."""
     y_pred = _as_amounts(predictions, "predictions")
@@ -134,8 +163,35 @@ def _check_threshold(zero_threshold):
     if isinstance(zero_threshold, (bool, np.bool_)) or not isinstance(
             zero_threshold, (int, float, np.integer, np.floating)) \
             or not math.isfinite(zero_threshold) or zero_threshold <= 0:
-        raise ValueError(f"zero_threshold = {zero_threshold!r}: expected a finite number > 0 (EUR)")
+        raise ValueError(f"zero_threshold = {_shorten(zero_threshold)}: expected a finite "
+                         "number > 0 (EUR)")
     return float(zero_threshold)
+# --- shared validator end: pair and threshold ---
+
+
+# --- shared validator begin: overflow rescaling ---
+# The same in npd_regression and bootstrap_mae; a test keeps the copies identical.
+#: Amounts up to this (EUR, 2**400 ≈ 2.6e120) are used as given. Above it, sums of squares
+#: could overflow float64 (a prediction of 1e308 gave an infinite MAE), so the figures are
+#: computed on the amounts divided by a power of two (exact) and multiplied back.
+RESCALE_ABOVE = 2.0 ** 400
+
+
+def _rescale_exponent(*arrays):
+    """0 when every amount is at most RESCALE_ABOVE; else the binary exponent ``e`` of the
+    largest amount, so that every amount / 2**e lies in [0, 1)."""
+    largest = max(float(array.max()) for array in arrays)
+    return 0 if largest <= RESCALE_ABOVE else math.frexp(largest)[1]
+
+
+def _unscale(value, exponent):
+    """``value * 2**exponent``; a mean of values just below the largest float can round up
+    to one beyond it, which is then the largest float (with the sign of ``value``)."""
+    try:
+        return math.ldexp(value, exponent)
+    except OverflowError:
+        return math.copysign(sys.float_info.max, value)
+# --- shared validator end: overflow rescaling ---
 
 
 def _group_indices(groups, n):
@@ -174,37 +230,17 @@ def _ratio(numerator, denominator):
     return float(numerator / denominator) if denominator else 0.0
 
 
-def _report(y_true, y_pred, zero_threshold):
-    """All figures for one set of cases (arrays already validated, same length >= 1)."""
+def _error_figures(y_true, y_pred, abs_error):
+    """mae, rmse, r2, medae, p95_ae, pearson_r and spearman_rho of validated arrays."""
     n = y_true.size
     error = y_pred - y_true
-    abs_error = np.abs(error)
     squared = float(np.dot(error, error))
-    true_zero = y_true < zero_threshold
-    pred_zero = y_pred < zero_threshold
-
     deviation = y_true - y_true.mean()
     total = float(np.dot(deviation, deviation))
     if total == 0.0 or y_true[0] == y_true.min() == y_true.max():
         r2 = 1.0 if squared == 0.0 else 0.0  # constant references (R² undefined): sklearn's rule
     else:
-        r2 = 1.0 - squared / total
-
-    tp = int(np.count_nonzero(true_zero & pred_zero))
-    n_true_zero = int(np.count_nonzero(true_zero))
-    n_pred_zero = int(np.count_nonzero(pred_zero))
-
-    low, high = TARGET_RANGE_BOUNDS
-    target_range = np.where(true_zero, 0, 1 + (y_true > low) + (y_true > high))
-    range_counts = np.bincount(target_range, minlength=4)
-    range_sums = np.bincount(target_range, weights=abs_error, minlength=4)
-
-    within, moderate = RELATIVE_ERROR_BOUNDS
-    relative = abs_error / np.maximum(y_true, zero_threshold)
-    bucket = np.where(abs_error < zero_threshold, 0,
-                      np.where(true_zero, 3, 1 + (relative > within) + (relative > moderate)))
-    bucket_counts = np.bincount(bucket, minlength=4)
-
+        r2 = max(1.0 - squared / total, -sys.float_info.max)  # finite even if the ratio is not
     return {
         "mae": float(abs_error.mean()),
         "rmse": math.sqrt(squared / n),
@@ -213,16 +249,85 @@ def _report(y_true, y_pred, zero_threshold):
         "p95_ae": float(np.percentile(abs_error, 95)),
         "pearson_r": _pearson(y_pred, y_true),
         "spearman_rho": _pearson(rankdata(y_pred), rankdata(y_true)),
+    }
+
+
+def _zero_class(true_zero, pred_zero):
+    """F1, precision and recall of the class "award is zero" (0.0 where undefined)."""
+    tp = int(np.count_nonzero(true_zero & pred_zero))
+    n_true_zero = int(np.count_nonzero(true_zero))
+    n_pred_zero = int(np.count_nonzero(pred_zero))
+    return {
         "zero_f1": _ratio(2 * tp, n_pred_zero + n_true_zero),
         "zero_precision": _ratio(tp, n_pred_zero),
         "zero_recall": _ratio(tp, n_true_zero),
-        "bucket_mae": {
-            name: {"mae": float(range_sums[i] / range_counts[i]) if range_counts[i] else None,
+    }
+
+
+def _bucket_mae(y_true, true_zero, abs_error, exponent):
+    """MAE and count per target range; ``abs_error`` is in units of 2**exponent EUR."""
+    low, high = TARGET_RANGE_BOUNDS
+    target_range = np.where(true_zero, 0, 1 + (y_true > low) + (y_true > high))
+    range_counts = np.bincount(target_range, minlength=4)
+    range_sums = np.bincount(target_range, weights=abs_error, minlength=4)
+    return {name: {"mae": _unscale(float(range_sums[i] / range_counts[i]), exponent)
+                   if range_counts[i] else None,
                    "n": int(range_counts[i])}
-            for i, name in enumerate(TARGET_RANGES)
-        },
-        "error_buckets": {name: int(bucket_counts[i]) for i, name in enumerate(ERROR_BUCKETS)},
-        "n": n,
+            for i, name in enumerate(TARGET_RANGES)}
+
+
+def _error_buckets(y_true, true_zero, abs_error, zero_threshold):
+    """Counts of exact / within 10% / 10-50% / over 50% relative errors (EUR inputs)."""
+    within, moderate = RELATIVE_ERROR_BOUNDS
+    with np.errstate(over="ignore"):  # an infinite ratio of huge amounts is still "over 50%"
+        relative = abs_error / np.maximum(y_true, zero_threshold)
+    bucket = np.where(abs_error < zero_threshold, 0,
+                      np.where(true_zero, 3, 1 + (relative > within) + (relative > moderate)))
+    bucket_counts = np.bincount(bucket, minlength=4)
+    return {name: int(bucket_counts[i]) for i, name in enumerate(ERROR_BUCKETS)}
+
+
+def _r2_rescaled(y_true, y_pred):
+    """R² for amounts above RESCALE_ABOVE: the residual and the total sum of squares each on
+    values divided by their own power of two (a common one would let the references'
+    squares underflow to 0), combined exactly; at least -sys.float_info.max."""
+    if y_true[0] == y_true.min() == y_true.max():
+        return 1.0 if np.array_equal(y_true, y_pred) else 0.0
+    error = y_pred - y_true
+    error_exponent = math.frexp(float(np.abs(error).max()))[1]
+    true_exponent = math.frexp(float(y_true.max()))[1]
+    error = np.ldexp(error, -error_exponent)
+    deviation = np.ldexp(y_true, -true_exponent)
+    deviation -= deviation.mean()
+    ratio = float(np.dot(error, error)) / float(np.dot(deviation, deviation))
+    ratio = _unscale(ratio, 2 * (error_exponent - true_exponent))
+    return max(1.0 - ratio, -sys.float_info.max)
+
+
+def _report(y_true, y_pred, zero_threshold):
+    """All figures for one set of cases (arrays already validated, same length >= 1).
+
+    Amounts above RESCALE_ABOVE are divided by a power of two before any sum (so that no
+    figure overflows) and the euro figures multiplied back; below it nothing changes.
+    """
+    exponent = _rescale_exponent(y_true, y_pred)
+    abs_error = np.abs(y_pred - y_true)  # finite: both are in [0, max float]
+    if exponent:
+        scaled = _error_figures(np.ldexp(y_true, -exponent), np.ldexp(y_pred, -exponent),
+                                np.ldexp(abs_error, -exponent))
+        figures = {key: _unscale(value, exponent) if key in EURO_FIGURES else value
+                   for key, value in scaled.items()}
+        figures["r2"] = _r2_rescaled(y_true, y_pred)
+    else:
+        figures = _error_figures(y_true, y_pred, abs_error)
+    true_zero = y_true < zero_threshold
+    pred_zero = y_pred < zero_threshold
+    return {
+        **figures,
+        **_zero_class(true_zero, pred_zero),
+        "bucket_mae": _bucket_mae(y_true, true_zero, np.ldexp(abs_error, -exponent), exponent),
+        "error_buckets": _error_buckets(y_true, true_zero, abs_error, zero_threshold),
+        "n": y_true.size,
     }
 
 
@@ -279,15 +384,25 @@ class NpdRegression(evaluate.Metric):
 
         With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
         to :func:`npd_regression` (which validates them): evaluate's Arrow round trip, which
-        gathers inputs across processes, would only copy them here. Otherwise the raw inputs
-        are validated first (so that errors name the index and value) and evaluate's usual
-        path runs.
+        gathers inputs across processes, would only copy them here. Otherwise evaluate's
+        usual path runs, through :meth:`add_batch` and its checks.
         """
         if predictions is not None or references is not None:
             if self.num_process == 1 and self.writer is None:
                 return self._compute(predictions, references, **kwargs)
-            _check_pair(predictions, references)
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Queue a batch after the checks of :func:`npd_regression`, with the same messages
+        (evaluate's own conversion would turn "12" or True into numbers)."""
+        _check_pair(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Queue one case after the same checks as :meth:`add_batch`."""
+        _check_example({"predictions": prediction, "references": reference},
+                       {"predictions": "prediction", "references": "reference"})
+        super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, zero_threshold=0.5, groups=None):
         return npd_regression(predictions=predictions, references=references,

@@ -48,7 +48,16 @@ Examples:
     0.0
 """
 
+# --- shared validator begin: amounts ---
+# The same in npd_regression, zero_f1 and bootstrap_mae (each must load alone from a Hub
+# Space); a test keeps the copies identical.
 _EXPECTED = "expected a finite, non-negative number (an amount in EUR)"
+
+
+def _shorten(value, limit=200):
+    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _as_amounts(values, name):
@@ -61,13 +70,13 @@ def _as_amounts(values, name):
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
             first = values[0] if values.ndim > 1 and len(values) else values
-            raise ValueError(f"{name}[0] = {first!r}: {_EXPECTED}, got an array of shape "
-                             f"{values.shape} (nested sequences are not accepted)")
+            raise ValueError(f"{name}[0] = {_shorten(first)}: {_EXPECTED}, got an array of "
+                             f"shape {values.shape} (nested sequences are not accepted)")
         if values.dtype.kind not in "iuf":
             if values.size and values.dtype.kind == "O":
                 return _as_amounts(values.tolist(), name)
             if values.size:
-                raise ValueError(f"{name}[0] = {values[0]!r}: {_EXPECTED}, "
+                raise ValueError(f"{name}[0] = {_shorten(values[0])}: {_EXPECTED}, "
                                  f"got an array of dtype {values.dtype}")
     elif isinstance(values, (list, tuple)):
         if not set(map(type, values)) <= {float, int}:
@@ -84,26 +93,43 @@ def _as_amounts(values, name):
     bad = ~np.isfinite(array) | (array < 0)
     if bad.any():
         index = int(np.argmax(bad))
-        raise ValueError(f"{name}[{index}] = {values[index]!r}: {_EXPECTED}")
+        raise ValueError(f"{name}[{index}] = {_shorten(values[index])}: {_EXPECTED}")
     return array
 
 
 def _first_bad_element(values, name):
     """Raise ValueError for the first element of a list that is not a finite number >= 0."""
     for index, value in enumerate(values):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                         np.floating)):
-            kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
-                type(value).__name__
-            raise ValueError(f"{name}[{index}] = {value!r}: {_EXPECTED}, got {kind}")
-        try:
-            number = float(value)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number) or number < 0:
-            raise ValueError(f"{name}[{index}] = {value!r}: {_EXPECTED}")
+        _check_amount(value, f"{name}[{index}]")
 
 
+def _check_amount(value, label):
+    """Return ``value`` as a float if it is a finite number >= 0 (not a boolean); else raise
+    ValueError starting with ``"<label> = <value>"``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
+            type(value).__name__
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}, got {kind}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}")
+    return number
+
+
+def _check_example(example, keywords):
+    """Check one example of ``add()`` (``{feature: value}``); name each value by the keyword
+    it was passed with (``keywords[feature]``, default the feature name)."""
+    for feature, value in example.items():
+        _check_amount(value, keywords.get(feature, feature))
+# --- shared validator end: amounts ---
+
+
+# --- shared validator begin: pair and threshold ---
+# The same in npd_regression and zero_f1; a test keeps the copies identical.
 def _check_pair(predictions, references):
     """Validate both inputs and their lengths; return them as float64 arrays."""
     y_pred = _as_amounts(predictions, "predictions")
@@ -118,8 +144,10 @@ def _check_threshold(zero_threshold):
     if isinstance(zero_threshold, (bool, np.bool_)) or not isinstance(
             zero_threshold, (int, float, np.integer, np.floating)) \
             or not math.isfinite(zero_threshold) or zero_threshold <= 0:
-        raise ValueError(f"zero_threshold = {zero_threshold!r}: expected a finite number > 0 (EUR)")
+        raise ValueError(f"zero_threshold = {_shorten(zero_threshold)}: expected a finite "
+                         "number > 0 (EUR)")
     return float(zero_threshold)
+# --- shared validator end: pair and threshold ---
 
 
 def _ratio(numerator, denominator):
@@ -182,16 +210,26 @@ class ZeroF1(evaluate.Metric):
         """Compute the scores; see the module description for the arguments.
 
         With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
-        to :func:`zero_f1` (which validates them): evaluate's Arrow round trip, which gathers
-        inputs across processes, would only copy them here. Otherwise the raw inputs are
-        validated first (so that errors name the index and value) and evaluate's usual path
-        runs.
+        to :func:`zero_f1` (which validates them): evaluate's Arrow round trip, which
+        gathers inputs across processes, would only copy them here. Otherwise evaluate's
+        usual path runs, through :meth:`add_batch` and its checks.
         """
         if predictions is not None or references is not None:
             if self.num_process == 1 and self.writer is None:
                 return self._compute(predictions, references, **kwargs)
-            _check_pair(predictions, references)
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Queue a batch after the checks of :func:`zero_f1`, with the same messages
+        (evaluate's own conversion would turn "12" or True into numbers)."""
+        _check_pair(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Queue one case after the same checks as :meth:`add_batch`."""
+        _check_example({"predictions": prediction, "references": reference},
+                       {"predictions": "prediction", "references": "reference"})
+        super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, zero_threshold=0.5):
         return zero_f1(predictions=predictions, references=references,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 import datasets
 import evaluate
 import numpy as np
-from rouge_score import rouge_scorer
+from rouge_score import tokenize as rouge_score_tokenize
 from sacrebleu.metrics import BLEU
 
 LANGUAGES = ("de", "fr", "it")
@@ -110,13 +111,147 @@ class UnicodeTokenizer:
         return [token for token in self._split.split(text.lower()) if token]
 
 
-def _rouge_scorer(tokenizer: str, use_stemmer: bool) -> rouge_scorer.RougeScorer:
-    if tokenizer == "rouge_score":
-        return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=use_stemmer)
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), tokenizer=UnicodeTokenizer())
+class AsciiTokenizer:
+    """rouge_score's default tokenizer without stemming (``rouge_score.tokenize.tokenize``,
+    which ``DefaultTokenizer(use_stemmer=False)`` calls): lowercase, every character outside
+    ``[a-z0-9]`` becomes a space."""
+
+    def tokenize(self, text: str) -> list[str]:
+        return rouge_score_tokenize.tokenize(text, None)
+
+
+def rouge_tokenizer_for(name: str, use_stemmer: bool = False):
+    """The tokenizer ``rouge_tokenizer=name`` stands for: :class:`UnicodeTokenizer` for
+    ``"unicode"``, rouge_score's default tokenizer for ``"rouge_score"`` (its
+    ``DefaultTokenizer`` when Porter-stemming). Either has ``tokenize(text) -> list[str]``."""
+    if name != "rouge_score":
+        return UnicodeTokenizer()
+    if not use_stemmer:
+        return AsciiTokenizer()
+    # imported only here: rouge_score.tokenizers imports nltk (with scipy, scikit-learn and
+    # pandas), about 170 MB of memory that no other path needs
+    from rouge_score import tokenizers
+
+    return tokenizers.DefaultTokenizer(use_stemmer=True)
+
+
+# --------------------------------------------------------------------------- ROUGE
+
+#: Bits per word block of the bit-parallel LCS. Memory of one block's match masks is at most
+#: (distinct tokens in the block) x LCS_BLOCK_BITS / 8 bytes <= 32 MiB, whatever the length.
+LCS_BLOCK_BITS = 1 << 14
+
+
+def lcs_length(first: Sequence, second: Sequence, *, block_bits: int = LCS_BLOCK_BITS) -> int:
+    """Length of a longest common subsequence of two token sequences (hashable items).
+
+    Bit-parallel (Allison & Dix 1986; Hyyrö 2004): the longer sequence is a bit vector ``V``
+    (1 = unmatched), and every token of the shorter one updates it with
+    ``V = (V + (V & M)) | (V & ~M)``, ``M`` being the positions where the token occurs; the
+    LCS is the number of 0 bits at the end. The long side is cut into blocks of
+    ``block_bits`` bits, processed one after the other with the addition's carry kept per
+    step, so memory is O(block_bits² / 8 + len(shorter)) bytes and time
+    O(len(first) · len(second) / 64) machine-word operations — rouge_score's dynamic
+    programming table needs len(first) · len(second) Python integers instead.
+    """
+    if len(first) < len(second):
+        first, second = second, first
+    if not second:
+        return 0
+    carries = None
+    common = 0
+    for start in range(0, len(first), block_bits):
+        block = first[start:start + block_bits]
+        masks: dict = {}
+        for bit, token in enumerate(block):
+            masks[token] = masks.get(token, 0) | (1 << bit)
+        if carries is None and start + block_bits >= len(first):
+            unmatched = _unmatched_in_block(masks, second, len(block))
+        else:
+            if carries is None:
+                carries = bytearray(len(second))  # carry into the first block: none
+            unmatched = _unmatched_in_carried_block(masks, second, len(block), carries)
+        common += len(block) - unmatched
+    return common
+
+
+def _unmatched_in_block(masks: dict, sequence: Sequence, width: int) -> int:
+    """Run the bit-vector recurrence of one block that nothing carries into or out of;
+    return the number of still-unmatched positions (1 bits)."""
+    full = vector = (1 << width) - 1
+    get = masks.get
+    for token in sequence:
+        mask = get(token)
+        if mask is not None:
+            matched = vector & mask
+            vector = ((vector + matched) & full) | (vector - matched)
+    return vector.bit_count()
+
+
+def _unmatched_in_carried_block(masks: dict, sequence: Sequence, width: int,
+                                carries: bytearray) -> int:
+    """The recurrence of one block of a multi-block vector: ``carries[j]`` holds the carry
+    of step ``j``'s addition out of the previous block and is replaced by this block's."""
+    full = vector = (1 << width) - 1
+    get = masks.get
+    for step, token in enumerate(sequence):
+        mask = get(token, 0)
+        carry = carries[step]
+        if mask or carry:
+            matched = vector & mask
+            total = vector + matched + carry
+            carries[step] = total >> width
+            vector = (total & full) | (vector - matched)
+    return vector.bit_count()
+
+
+def _fmeasure(overlap: int, target_count: int, prediction_count: int) -> float:
+    """F1 exactly as rouge_score computes it (same operations, same order)."""
+    precision = overlap / max(prediction_count, 1)
+    recall = overlap / max(target_count, 1)
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def _ngram_counts(tokens: Sequence[str], n: int) -> Counter:
+    """How often each n-gram (a tuple of n tokens) occurs in ``tokens``."""
+    # zip of the sequence shifted by 0..n-1 ends with the shortest shift: the last n-gram
+    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+
+
+def rouge_f1(target_tokens: Sequence[str], prediction_tokens: Sequence[str]) -> tuple:
+    """ROUGE-1, ROUGE-2 and ROUGE-L F1 (0–1) of one pair of token lists, identical to
+    rouge_score's ``RougeScorer(["rouge1", "rouge2", "rougeL"])`` on the same tokens:
+    n-gram overlaps are clipped counts, the LCS is :func:`lcs_length`."""
+    scores = []
+    for n in (1, 2):
+        target = _ngram_counts(target_tokens, n)
+        prediction = _ngram_counts(prediction_tokens, n)
+        overlap = sum((target & prediction).values())  # clipped counts
+        scores.append(_fmeasure(overlap, max(len(target_tokens) - n + 1, 0),
+                                max(len(prediction_tokens) - n + 1, 0)))
+    scores.append(_fmeasure(lcs_length(target_tokens, prediction_tokens), len(target_tokens),
+                            len(prediction_tokens)))
+    return tuple(scores)
+
+
+def _rouge_per_item(predictions, references, tokenizer) -> dict[str, np.ndarray]:
+    """Per-item ROUGE-1/2/L F1 × 100 (``{name: float64 array}``); each text tokenized once."""
+    per_item = {name: np.empty(len(predictions)) for name in ROUGE_TYPES}
+    for i, (prediction, reference) in enumerate(zip(predictions, references, strict=True)):
+        scores = rouge_f1(tokenizer.tokenize(reference), tokenizer.tokenize(prediction))
+        for name, score in zip(ROUGE_TYPES, scores, strict=True):
+            per_item[name][i] = 100.0 * score
+    return per_item
 
 
 # --------------------------------------------------------------------------- validation
+
+#: Longest text accepted (characters): about 1,000 headnotes. Every score is linear in memory
+#: and time except ROUGE-L, whose time grows with the product of the two lengths (a 1 MB pair
+#: takes seconds); longer texts are refused rather than left to run for hours.
+MAX_TEXT_CHARACTERS = 2_000_000
 
 
 def _check_texts(values, argument: str, n: int | None, allow_empty: bool) -> int:
@@ -126,10 +261,19 @@ def _check_texts(values, argument: str, n: int | None, allow_empty: bool) -> int
         raise ValueError(f"{argument} has {len(values)} items, predictions has {n}")
     for i, value in enumerate(values):
         if not isinstance(value, str):
-            raise ValueError(f"{argument}[{i}] = {value!r}: expected a string")
+            raise ValueError(f"{argument}[{i}] = {_shorten(value)}: expected a string")
         if not allow_empty and not value.strip():
             raise ValueError(f"{argument}[{i}] is empty: expected a non-empty headnote")
+        if len(value) > MAX_TEXT_CHARACTERS:
+            raise ValueError(f"{argument}[{i}] has {len(value):,} characters: expected at most "
+                             f"{MAX_TEXT_CHARACTERS:,} (a headnote, not a whole corpus)")
     return len(values)
+
+
+def _shorten(value, limit: int = 200) -> str:
+    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _check_languages(values, argument: str, n: int) -> None:
@@ -140,17 +284,78 @@ def _check_languages(values, argument: str, n: int) -> None:
         raise ValueError(f"{argument} has {len(values)} items, predictions has {n}")
     for i, value in enumerate(values):
         if value not in LANGUAGES:
-            raise ValueError(f"{argument}[{i}] = {value!r}: expected one of {', '.join(LANGUAGES)}")
+            raise ValueError(f"{argument}[{i}] = {_shorten(value)}: expected one of "
+                             f"{', '.join(LANGUAGES)}")
 
 
 def _check_choice(value, argument: str, choices: Sequence[str]) -> None:
     if value not in choices:
-        raise ValueError(f"{argument} = {value!r}: expected one of {', '.join(choices)}")
+        raise ValueError(f"{argument} = {_shorten(value)}: expected one of {', '.join(choices)}")
 
 
 def _check_int(value, argument: str, minimum: int) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{argument} = {value!r}: expected an integer >= {minimum}")
+        raise ValueError(f"{argument} = {_shorten(value)}: expected an integer >= {minimum}")
+
+
+def _check_inputs(predictions, references, prediction_languages, source_languages) -> int:
+    """Validate the four per-item lists; return their length n >= 1."""
+    n = _check_texts(predictions, "predictions", None, allow_empty=True)
+    if n == 0:
+        raise ValueError("predictions: expected at least one headnote, got an empty list")
+    _check_texts(references, "references", n, allow_empty=False)
+    _check_languages(prediction_languages, "prediction_languages", n)
+    if source_languages is not None:
+        _check_languages(source_languages, "source_languages", n)
+    return n
+
+
+def _check_options(options: dict) -> None:
+    """Validate the keyword options of :func:`headnote_similarity` (by their names)."""
+    _check_choice(options["rouge_tokenizer"], "rouge_tokenizer", ROUGE_TOKENIZERS)
+    _check_choice(options["bertscore_empty"], "bertscore_empty", EMPTY_POLICIES)
+    if options["use_stemmer"] and options["rouge_tokenizer"] != "rouge_score":
+        raise ValueError("use_stemmer = True: rouge_score's Porter stemmer is English and only "
+                         "applies with rouge_tokenizer='rouge_score'")
+    for name, minimum in (("bootstrap_resamples", 1), ("seed", 0), ("bertscore_num_layers", 0),
+                          ("bertscore_batch_size", 1)):
+        _check_int(options[name], name, minimum)
+
+
+# --------------------------------------------------------------------------- BLEU
+
+
+def _bleu(tokenize: str, **options) -> BLEU:
+    try:
+        return BLEU(tokenize=tokenize, **options)
+    except KeyError:
+        raise ValueError(f"bleu_tokenize = {_shorten(tokenize)}: expected one of "
+                         f"{', '.join(BLEU.TOKENIZERS)}") from None
+
+
+def bleu_statistics(predictions: Sequence[str], references: Sequence[str],
+                    tokenize: str) -> np.ndarray:
+    """Per-item BLEU sufficient statistics, an int64 array of shape (n, 2 + 2 · 4): system
+    length, reference length, matching n-gram counts (n = 1..4), n-gram totals (n = 1..4),
+    as sacrebleu sums them into corpus BLEU (public API: ``BLEU.sentence_score``; effective
+    order only silences its sentence-level warning and leaves the counts unchanged)."""
+    scorer = _bleu(tokenize, effective_order=True)
+    rows = []
+    for prediction, reference in zip(predictions, references, strict=True):
+        score = scorer.sentence_score(prediction, [reference])
+        rows.append([score.sys_len, score.ref_len, *score.counts, *score.totals])
+    return np.array(rows, dtype=np.int64)
+
+
+def bleu_from_statistics(bleu: BLEU, statistics: Sequence[int]) -> float:
+    """Corpus BLEU (0–100) of summed :func:`bleu_statistics` with ``bleu``'s settings
+    (``BLEU.compute_bleu``, sacrebleu's public static method)."""
+    values = [int(value) for value in statistics]
+    order = bleu.max_ngram_order
+    return BLEU.compute_bleu(values[2:2 + order], values[2 + order:], values[0], values[1],
+                             smooth_method=bleu.smooth_method, smooth_value=bleu.smooth_value,
+                             effective_order=bleu.effective_order,
+                             max_ngram_order=order).score
 
 
 # --------------------------------------------------------------------------- BERTScore
@@ -231,7 +436,10 @@ def bertscore_f1(
     return 100.0 * scores, settings
 
 
-# --------------------------------------------------------------------------- main function
+# --------------------------------------------------------------------------- bootstrap
+
+#: At most this many multinomial counts (int64) are drawn at once when resampling a group.
+MAX_BOOTSTRAP_ELEMENTS = 1 << 22
 
 
 def _standard_error(replicates: np.ndarray) -> float | None:
@@ -241,6 +449,103 @@ def _standard_error(replicates: np.ndarray) -> float | None:
     if np.ptp(replicates) == 0:
         return 0.0
     return float(np.std(replicates, ddof=1))
+
+
+def _resample_counts(rng: np.random.Generator, size: int, resamples: int):
+    """Yield the bootstrap count matrix of one group, ``rng.multinomial(size, uniform,
+    size=resamples)``, in row chunks of at most :data:`MAX_BOOTSTRAP_ELEMENTS` counts. The
+    rows come from the generator one after the other, so chunking changes no draw (only a
+    group of over 4,000 items at 1,000 resamples is chunked; BLAS may then round the
+    products differently in the last bit)."""
+    uniform = np.full(size, 1.0 / size)
+    rows = max(1, MAX_BOOTSTRAP_ELEMENTS // size)
+    for start in range(0, resamples, rows):
+        yield rng.multinomial(size, uniform, size=min(rows, resamples - start))
+
+
+def _group_scores(index: np.ndarray, texts: tuple, per_item: dict, statistics: np.ndarray,
+                  bleu: BLEU, rng: np.random.Generator, resamples: int) -> tuple[dict, dict]:
+    """Scores of one group (items ``index`` of ``texts = (predictions, references)``) and
+    their bootstrap replicates.
+
+    Returns ``(scores, replicates)``: scores holds every per-item metric's mean, the group's
+    corpus BLEU (sacrebleu's ``corpus_score``) and a ``<name>_se`` after each; replicates
+    maps each name to its ``resamples`` bootstrap values (the group's items resampled with
+    replacement; BLEU recomputed from the resampled sufficient statistics).
+    """
+    predictions, references = texts
+    size = len(index)
+    values = {name: per_item[name][index] for name in per_item}
+    group_statistics = statistics[index]
+    replicates: dict[str, list] = {name: [] for name in [*values, "bleu"]}
+    for counts in _resample_counts(rng, size, resamples):
+        for name, column in values.items():
+            replicates[name].append(counts @ column / size)
+        replicates["bleu"].append([bleu_from_statistics(bleu, row)
+                                   for row in (counts @ group_statistics).tolist()])
+    replicates = {name: np.concatenate(parts) for name, parts in replicates.items()}
+    scores: dict = {}
+    for name, column in values.items():
+        scores[name] = float(column.mean())
+        scores[f"{name}_se"] = _standard_error(replicates[name])
+    scores["bleu"] = float(bleu.corpus_score([predictions[i] for i in index],
+                                             [[references[i] for i in index]]).score)
+    scores["bleu_se"] = _standard_error(replicates["bleu"])
+    return scores, replicates
+
+
+def _grouped(keys: list[str], texts: tuple, per_item: dict, statistics: np.ndarray,
+             bleu: BLEU, resamples: int, seed: int) -> tuple[dict, dict]:
+    """Per-group scores (groups in sorted order, one ``default_rng(seed)`` drawn through
+    them in that order) and, per metric, the list of the groups' replicate arrays."""
+    rng = np.random.default_rng(seed)
+    groups: dict[str, dict] = {}
+    replicates: dict[str, list] = {name: [] for name in [*per_item, "bleu"]}
+    keys_array = np.array(keys)
+    for key in sorted(set(keys)):
+        index = np.flatnonzero(keys_array == key)
+        scores, group_replicates = _group_scores(index, texts, per_item, statistics, bleu, rng,
+                                                 resamples)
+        n_empty = int(sum(not texts[0][i].strip() for i in index))
+        groups[key] = {"n": len(index), "n_empty": n_empty, **scores}
+        for name, values in group_replicates.items():
+            replicates[name].append(values)
+    return groups, replicates
+
+
+def _per_item_scores(predictions, references, languages, options: dict) -> tuple[dict, dict]:
+    """Per-item ROUGE (and, if ``options["bertscore"]``, BERTScore) × 100 as
+    ``{name: float64 array}``, and the BERTScore settings (``{}`` without it)."""
+    tokenizer = rouge_tokenizer_for(options["rouge_tokenizer"], options["use_stemmer"])
+    per_item = _rouge_per_item(predictions, references, tokenizer)
+    settings: dict = {}
+    if options["bertscore"]:
+        per_item["bertscore_f1"], settings = bertscore_f1(
+            predictions, references, languages,
+            **{name.removeprefix("bertscore_"): value for name, value in options.items()
+               if name.startswith("bertscore_")})
+    return per_item, settings
+
+
+def _group_keys(prediction_languages, source_languages) -> list[str]:
+    """Each item's group: its headnote language, or "<source>_<headnote>" when the source
+    languages are given."""
+    if source_languages is None:
+        return list(prediction_languages)
+    return [f"{s}_{p}" for s, p in zip(source_languages, prediction_languages, strict=True)]
+
+
+def _macro_averages(groups: dict, replicates: dict, per_item_names: list[str]) -> dict:
+    """Unweighted means over groups of every score, each followed by its ``_se``: the
+    standard error of the mean of the groups' replicates."""
+    result: dict = {}
+    for name in [*ROUGE_TYPES, "bleu", *per_item_names[len(ROUGE_TYPES):]]:
+        result[name] = float(np.mean([g[name] for g in groups.values()]))
+        result[f"{name}_se"] = _standard_error(np.mean(replicates[name], axis=0))
+    return result
+
+
+# --------------------------------------------------------------------------- main function
 
 
 def headnote_similarity(
@@ -276,96 +581,29 @@ def headnote_similarity(
     standard deviation of the replicates (of the group score, or of the macro-average).
 
     Raises:
-        ValueError: an argument is not a list of strings, a text is None or not a string, a
-            reference is empty, a language code is unknown, lengths differ, or an option is
-            out of range — naming the argument and, for items, the first offending index.
+        ValueError: naming the argument and, for items, the first offending index: not a list
+            of strings, a text not a string or over MAX_TEXT_CHARACTERS, an empty reference,
+            an unknown language code, different lengths, an option out of range.
         ImportError: ``bertscore=True`` without bert-score/torch/transformers installed.
     """
-    n = _check_texts(predictions, "predictions", None, allow_empty=True)
-    if n == 0:
-        raise ValueError("predictions: expected at least one headnote, got an empty list")
-    _check_texts(references, "references", n, allow_empty=False)
-    _check_languages(prediction_languages, "prediction_languages", n)
-    if source_languages is not None:
-        _check_languages(source_languages, "source_languages", n)
-    _check_choice(rouge_tokenizer, "rouge_tokenizer", ROUGE_TOKENIZERS)
-    _check_choice(bertscore_empty, "bertscore_empty", EMPTY_POLICIES)
-    if use_stemmer and rouge_tokenizer != "rouge_score":
-        raise ValueError("use_stemmer = True: rouge_score's Porter stemmer is English and only "
-                         "applies with rouge_tokenizer='rouge_score'")
-    _check_int(bootstrap_resamples, "bootstrap_resamples", 1)
-    _check_int(seed, "seed", 0)
-    _check_int(bertscore_num_layers, "bertscore_num_layers", 0)
-    _check_int(bertscore_batch_size, "bertscore_batch_size", 1)
-    try:
-        bleu = BLEU(tokenize=bleu_tokenize)
-    except KeyError:
-        raise ValueError(f"bleu_tokenize = {bleu_tokenize!r}: expected one of "
-                         f"{', '.join(BLEU.TOKENIZERS)}") from None
+    options = dict(locals())  # the arguments by name, for _check_options
+    n = _check_inputs(predictions, references, prediction_languages, source_languages)
+    _check_options(options)
+    bleu = _bleu(bleu_tokenize)
 
-    scorer = _rouge_scorer(rouge_tokenizer, use_stemmer)
-    per_item: dict[str, np.ndarray] = {name: np.empty(n) for name in ROUGE_TYPES}
-    for i, (prediction, reference) in enumerate(zip(predictions, references, strict=True)):
-        scores = scorer.score(reference, prediction)
-        for name in ROUGE_TYPES:
-            per_item[name][i] = 100.0 * scores[name].fmeasure
-    settings: dict = {}
-    if bertscore:
-        per_item["bertscore_f1"], settings = bertscore_f1(
-            predictions, references, prediction_languages, model_type=bertscore_model_type,
-            num_layers=bertscore_num_layers, model_path=bertscore_model_path,
-            rescale_with_baseline=bertscore_rescale_with_baseline, empty=bertscore_empty,
-            batch_size=bertscore_batch_size, device=bertscore_device)
-    mean_metrics = list(per_item)
-
-    if source_languages is None:
-        keys = list(prediction_languages)
-    else:
-        keys = [f"{s}_{p}" for s, p in zip(source_languages, prediction_languages,
-                                                 strict=True)]
-    rng = np.random.default_rng(seed)
-    groups: dict[str, dict] = {}
-    replicates: dict[str, list[np.ndarray]] = {name: [] for name in [*mean_metrics, "bleu"]}
-    signature = None
-    for key in sorted(set(keys)):
-        index = np.array([i for i, k in enumerate(keys) if k == key])
-        size = len(index)
-        counts = rng.multinomial(size, np.full(size, 1.0 / size), size=bootstrap_resamples)
-        group: dict = {"n": size, "n_empty": int(sum(not predictions[i].strip() for i in index))}
-        for name in mean_metrics:
-            values = per_item[name][index]
-            group[name] = float(values.mean())
-            boot = counts @ values / size
-            group[f"{name}_se"] = _standard_error(boot)
-            replicates[name].append(boot)
-        hypotheses = [predictions[i] for i in index]
-        refs = [references[i] for i in index]
-        group["bleu"] = float(bleu.corpus_score(hypotheses, [refs]).score)
-        signature = str(bleu.get_signature())
-        stats = np.array(bleu._extract_corpus_statistics(hypotheses, [refs]), dtype=np.int64)
-        boot = np.array([bleu._compute_score_from_stats(row.tolist()).score
-                         for row in counts @ stats])
-        group["bleu_se"] = _standard_error(boot)
-        replicates["bleu"].append(boot)
-        groups[key] = group
-
-    result: dict = {}
-    for name in [*ROUGE_TYPES, "bleu", *mean_metrics[len(ROUGE_TYPES):]]:
-        result[name] = float(np.mean([g[name] for g in groups.values()]))
-        result[f"{name}_se"] = _standard_error(np.mean(replicates[name], axis=0))
+    per_item, settings = _per_item_scores(predictions, references, prediction_languages,
+                                          options)
+    keys = _group_keys(prediction_languages, source_languages)
+    statistics = bleu_statistics(predictions, references, bleu_tokenize)
+    groups, replicates = _grouped(keys, (predictions, references), per_item, statistics, bleu,
+                                  bootstrap_resamples, seed)
+    result = _macro_averages(groups, replicates, list(per_item))
     result.update({
-        "groups": groups,
-        "n": n,
-        "n_groups": len(groups),
-        "n_empty": int(sum(not p.strip() for p in predictions)),
-        "scale": "0-100",
-        "rouge_tokenizer": rouge_tokenizer,
-        "use_stemmer": use_stemmer,
-        "bleu_signature": signature,
-        "bootstrap_resamples": bootstrap_resamples,
-        "seed": seed,
-        "rouge_score_version": metadata.version("rouge-score"),
-        **settings,
+        "groups": groups, "n": n, "n_groups": len(groups),
+        "n_empty": int(sum(not p.strip() for p in predictions)), "scale": "0-100",
+        "rouge_tokenizer": rouge_tokenizer, "use_stemmer": use_stemmer,
+        "bleu_signature": str(bleu.get_signature()), "bootstrap_resamples": bootstrap_resamples,
+        "seed": seed, "rouge_score_version": metadata.version("rouge-score"), **settings,
     })
     if return_per_item:
         result["per_item"] = {name: values.tolist() for name, values in per_item.items()}
@@ -404,4 +642,6 @@ class HeadnoteSimilarity(evaluate.Metric):
                                    source_languages, **options)
 
 
-__all__ = ["HeadnoteSimilarity", "UnicodeTokenizer", "bertscore_f1", "headnote_similarity"]
+__all__ = ["AsciiTokenizer", "HeadnoteSimilarity", "UnicodeTokenizer", "bertscore_f1", "bleu_from_statistics",
+           "bleu_statistics", "headnote_similarity", "lcs_length", "rouge_f1",
+           "rouge_tokenizer_for"]
