@@ -23,10 +23,11 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet -e '.[plots]'
 	touch $@
 
-# Tests need everything, BERTScore and the LightGBM backend included, so that CI runs their tests.
+# Tests need everything, BERTScore, the LightGBM backend and the Spaces' Gradio included, so that
+# CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm,spaces]'
 	touch $@
 
 demo: $(VENV)/.installed-demo
