@@ -32,7 +32,7 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 MAX_LISTED = 10
 
 
-def UserError(message):  # noqa: N802 - used like an exception class: raise UserError(...)
+def page_error(message):
     """A ``gr.Error`` for bad input: the page shows ``message``; no traceback is logged."""
     return gr.Error(message, print_exception=False)
 
@@ -117,7 +117,7 @@ def table_columns(rows, names):
     kept = [list(row)[:len(names)] + [None] * (len(names) - len(row)) for row in rows
             if not all(_blank(cell) for cell in list(row)[:len(names)])]
     if not kept:
-        raise UserError("the table is empty: paste one row per case")
+        raise page_error("the table is empty: paste one row per case")
     return {name: [row[i] for row in kept] for i, name in enumerate(names)}
 
 
@@ -125,7 +125,7 @@ def number(value, where):
     """A table or file cell as a float (numbers and numeric text; NaN and ±inf are passed on
     for the metric to reject). Raises ``gr.Error`` naming ``where`` for anything else."""
     if isinstance(value, bool) or value is None:
-        raise UserError(f"{where} = {value!r}: expected a number")
+        raise page_error(f"{where} = {value!r}: expected a number")
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str) and value.strip() and "_" not in value:  # float() takes 1_000
@@ -133,7 +133,7 @@ def number(value, where):
             return float(value.strip())
         except ValueError:
             pass
-    raise UserError(f"{where} = {value!r}: expected a number")
+    raise page_error(f"{where} = {value!r}: expected a number")
 
 
 def text(value, where):
@@ -142,7 +142,7 @@ def text(value, where):
         return ""
     if isinstance(value, str):
         return value
-    raise UserError(f"{where} = {value!r}: expected text")
+    raise page_error(f"{where} = {value!r}: expected text")
 
 
 def labels(value, where):
@@ -153,7 +153,7 @@ def labels(value, where):
         return value
     if isinstance(value, str):
         return [part.strip() for part in value.split(";") if part.strip()]
-    raise UserError(f"{where} = {value!r}: expected labels separated by ';' (or a JSON list)")
+    raise page_error(f"{where} = {value!r}: expected labels separated by ';' (or a JSON list)")
 
 
 # --------------------------------------------------------------------------- uploaded files
@@ -172,36 +172,36 @@ def read_records(file, what, required):
     line and the column for an unknown format, bad encoding, malformed line or missing field.
     """
     if file is None:
-        raise UserError(f"{what}: no file uploaded")
+        raise page_error(f"{what}: no file uploaded")
     path = _path(file)
     name = f"{what} {path.name}"
     suffix = path.suffix.lower()
     if suffix not in CSV_SUFFIXES + JSONL_SUFFIXES:
-        raise UserError(f"{name}: unknown format {suffix or '(no suffix)'!r}; expected CSV (.csv) "
+        raise page_error(f"{name}: unknown format {suffix or '(no suffix)'!r}; expected CSV (.csv) "
                        "or JSON Lines (.jsonl, .ndjson)")
     data = path.read_bytes()
     try:
         content = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise UserError(f"{name} line {line}: byte 0x{data[error.start]:02x} is not UTF-8") from None
+        raise page_error(f"{name} line {line}: byte 0x{data[error.start]:02x} is not UTF-8") from None
     records = []
     if suffix in CSV_SUFFIXES:
         reader = csv.reader(io.StringIO(content, newline=""), strict=True)
         try:
             header = next(reader, None)
             if header is None:
-                raise UserError(f"{name}: the file is empty; expected a header row")
+                raise page_error(f"{name}: the file is empty; expected a header row")
             start = reader.line_num + 1
             for row in reader:
                 if row:
                     if len(row) != len(header):
-                        raise UserError(f"{name} line {start}: {len(row)} fields, the header has "
+                        raise page_error(f"{name} line {start}: {len(row)} fields, the header has "
                                        f"{len(header)}")
                     records.append((start, dict(zip(header, row))))
                 start = reader.line_num + 1
         except csv.Error as error:
-            raise UserError(f"{name} line {reader.line_num}: malformed CSV ({error})") from None
+            raise page_error(f"{name} line {reader.line_num}: malformed CSV ({error})") from None
     else:
         for line, raw in enumerate(content.split("\n"), start=1):
             if not raw.strip():
@@ -209,17 +209,17 @@ def read_records(file, what, required):
             try:
                 record = json.loads(raw)
             except json.JSONDecodeError as error:
-                raise UserError(f"{name} line {line}: invalid JSON ({error.msg})") from None
+                raise page_error(f"{name} line {line}: invalid JSON ({error.msg})") from None
             if not isinstance(record, dict):
-                raise UserError(f"{name} line {line}: expected a JSON object, got "
+                raise page_error(f"{name} line {line}: expected a JSON object, got "
                                f"{type(record).__name__}")
             records.append((line, record))
     if not records:
-        raise UserError(f"{name}: no records")
+        raise page_error(f"{name}: no records")
     for line, record in records:
         for column in required:
             if column not in record:
-                raise UserError(f"{name} line {line}, column {column!r}: field missing "
+                raise page_error(f"{name} line {line}, column {column!r}: field missing "
                                f"(fields: {', '.join(map(str, record))})")
     return [(f"{name} line {line}", record) for line, record in records]
 
@@ -230,7 +230,8 @@ def _listing(items):
 
 
 def read_aligned(predictions_file, references_file, id_column, prediction_columns,
-                 reference_columns, *, what="predictions file"):
+                 reference_columns, *, what="predictions file",
+                 reference_what="references file"):
     """Pair an uploaded predictions file with a references file by ``id_column``.
 
     Args:
@@ -238,7 +239,7 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
         id_column: the sample-id field of both (ids match by their text, so CSV "17" is 17).
         prediction_columns: fields read from the predictions file (e.g. ``["prediction"]``).
         reference_columns: ``{field: required}`` read from the references file.
-        what: how the predictions file is named in messages.
+        what, reference_what: how the two files are named in messages.
 
     Returns:
         ``(ids, predictions, references)`` in the order of the references file:
@@ -250,13 +251,13 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
         gr.Error: any file problem; unknown, duplicate and missing ids are listed together.
     """
     required = [column for column, needed in reference_columns.items() if needed]
-    reference_records = read_records(references_file, "references file", [id_column, *required])
+    reference_records = read_records(references_file, reference_what, [id_column, *required])
     prediction_records = read_records(predictions_file, what, [id_column, *prediction_columns])
     order = {}
     for where, record in reference_records:
         key = str(record[id_column])
         if key in order:
-            raise UserError(f"{where}, column {id_column!r}: sample id {key!r} appears twice")
+            raise page_error(f"{where}, column {id_column!r}: sample id {key!r} appears twice")
         order[key] = (where, record)
     found = {}
     unknown = []
@@ -273,13 +274,14 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
     if unknown or duplicate or missing:
         parts = []
         if unknown:
-            parts.append(f"{len(unknown)} id(s) not in the references file: {_listing(unknown)}")
+            parts.append(f"{len(unknown)} id(s) not in the {reference_what}: {_listing(unknown)}")
         if duplicate:
             parts.append(f"{len(duplicate)} duplicate id(s): {_listing(duplicate)}")
         if missing:
-            parts.append(f"{len(missing)} of {len(order)} reference id(s) without a prediction: "
+            parts.append(f"{len(missing)} of {len(order)} id(s) of the {reference_what} without "
+                         "a prediction: "
                          f"{_listing(missing)}")
-        raise UserError(f"{what} does not match the references file by {id_column!r}: "
+        raise page_error(f"{what} does not match the {reference_what} by {id_column!r}: "
                        + "; ".join(parts))
     ids = list(order)
     predictions = {column: [(f"{found[key][0]}, column {column!r}", found[key][1][column])
@@ -298,7 +300,7 @@ def compute(function, **arguments):
     try:
         return function(**arguments)
     except (ValueError, ImportError) as error:
-        raise UserError(str(error)) from None
+        raise page_error(str(error)) from None
 
 
 def _cell(value):
