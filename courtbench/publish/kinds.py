@@ -7,7 +7,8 @@ Two kinds of folder are published:
   Uploadable: ``README.md``, ``data/**/*.parquet``, ``*.png`` at the top level.
 - a **metric** folder ``<name>/`` (``<dataset>/metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
-  four files and plain-text (UTF-8) prompt templates ``*.txt`` at the top level.
+  four files, plain-text (UTF-8) prompt templates ``*.txt`` and sibling Python files ``*.py``
+  (helpers of the script or of the Space's app) at the top level.
 
 Every other file (caches, hidden files, symlinks, scratch output) stays on the machine.
 """
@@ -110,9 +111,10 @@ def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str |
         return "not README.md, data/**/*.parquet or a top-level *.png"
     if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES):
         return None
-    if top_level and relative.suffix == ".txt":
-        return None if _is_plain_text(path) else "*.txt that is not UTF-8 plain text"
-    return f"not {folder.name}.py, README.md, app.py, requirements.txt or a top-level *.txt"
+    if top_level and relative.suffix in (".txt", ".py"):
+        return None if _is_plain_text(path) else f"*{relative.suffix} that is not UTF-8 plain text"
+    return (f"not {folder.name}.py, README.md, app.py, requirements.txt or a top-level *.txt "
+            "or *.py")
 
 
 def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
