@@ -20,7 +20,6 @@ A failing folder raises :class:`PublishRefused` listing every problem found.
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import shutil
@@ -35,6 +34,7 @@ from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.plugins import plugin_for_folder
 from courtbench.publish.kinds import CARD_FILE, DATASET, METRIC, TARGETS
+from courtbench.publish.pyimports import module_level_imports
 
 REQUIRED_DATASET_KEYS = ("pretty_name", "license", "language", "configs", "dataset_info")
 REQUIRED_SPACE_KEYS = ("title", "sdk", "app_file")
@@ -230,28 +230,12 @@ def requirement_names(text: str) -> set[str]:
     return names
 
 
-def module_level_imports(source: str, filename: str) -> list[tuple[int, str]]:
-    """``(line, top-level module)`` of every absolute import executed when the file is
-    imported: module level, including inside ``if``/``try`` blocks, not inside functions or
-    classes (those are optional, imported only when called). Raises ``SyntaxError``."""
-    found = []
-    pending = list(ast.parse(source, filename=filename).body)
-    while pending:
-        node = pending.pop(0)
-        if isinstance(node, ast.Import):
-            found.extend((node.lineno, alias.name.split(".")[0]) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.lineno, node.module.split(".")[0]))
-        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            pending.extend(child for child in ast.iter_child_nodes(node)
-                           if isinstance(child, ast.stmt))
-    return sorted(found)
-
-
 def space_import_problems(folder: Path, uploaded: Sequence[str]) -> list[str]:
-    """Problems of the imports of the uploaded ``*.py`` files against what the Space provides.
+    """Problems of the imports of the Space's Python files against what the Space provides.
 
-    A Gradio Space installs ``requirements.txt`` and the SDK's gradio; the files can import
+    Checked: the uploaded ``*.py`` files except the metric script ``<folder name>.py`` (which
+    :func:`metric_load_problems` loads for real): ``app.py`` and its sibling helpers. A
+    Gradio Space installs ``requirements.txt`` and the SDK's gradio; the files can import
     the standard library, those packages and each other (top-level ``*.py`` uploaded beside
     them). A requirement provides an import when their normalised names agree (``rouge-score``
     provides ``rouge_score``) or :data:`IMPORT_TO_DISTRIBUTION` maps one to the other.
@@ -266,7 +250,7 @@ def space_import_problems(folder: Path, uploaded: Sequence[str]) -> list[str]:
     siblings = {Path(path).stem for path in uploaded if "/" not in path and path.endswith(".py")}
     problems = []
     for path in uploaded:
-        if not path.endswith(".py"):
+        if not path.endswith(".py") or path == f"{folder.name}.py":
             continue
         try:
             imports = module_level_imports((folder / path).read_text(encoding="utf-8"), path)

@@ -7,8 +7,9 @@ Two kinds of folder are published:
   Uploadable: ``README.md``, ``data/**/*.parquet``, ``*.png`` at the top level.
 - a **metric** folder ``<name>/`` (``<dataset>/metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
-  four files, plain-text (UTF-8) prompt templates ``*.txt`` and sibling Python files ``*.py``
-  (helpers of the script or of the Space's app) at the top level.
+  four files, plain-text (UTF-8) prompt templates ``*.txt`` at the top level, and the
+  top-level ``*.py`` files that ``app.py`` imports (directly or through each other): the
+  Space page's helpers.
 
 Every other file (caches, hidden files, symlinks, scratch output) stays on the machine.
 """
@@ -20,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata
+from courtbench.publish.pyimports import module_level_imports
 
 DATASET = "dataset"
 METRIC = "metric"
@@ -93,7 +95,27 @@ def _is_plain_text(path: Path) -> bool:
     return "\x00" not in text
 
 
-def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str | None:
+def app_sibling_files(folder: Path) -> set[str]:
+    """Top-level ``*.py`` files of a metric folder that its ``app.py`` imports at module level,
+    directly or through each other (a file that cannot be read or parsed adds nothing)."""
+    found: set[str] = set()
+    pending = ["app.py"]
+    while pending:
+        try:
+            source = (folder / pending.pop()).read_text(encoding="utf-8")
+            imports = module_level_imports(source, "app.py")
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        for _, module in imports:
+            name = f"{module}.py"
+            if name not in found and name != "app.py" and (folder / name).is_file():
+                found.add(name)
+                pending.append(name)
+    return found
+
+
+def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
+                      app_siblings: frozenset[str] = frozenset()) -> str | None:
     """Why the file at ``relative`` must not be uploaded, or None when it may be."""
     path = folder / relative
     if path.is_symlink():
@@ -109,12 +131,12 @@ def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str |
         if top_level and relative.suffix == ".png":
             return None
         return "not README.md, data/**/*.parquet or a top-level *.png"
-    if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES):
+    if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES, *app_siblings):
         return None
-    if top_level and relative.suffix in (".txt", ".py"):
-        return None if _is_plain_text(path) else f"*{relative.suffix} that is not UTF-8 plain text"
-    return (f"not {folder.name}.py, README.md, app.py, requirements.txt or a top-level *.txt "
-            "or *.py")
+    if top_level and relative.suffix == ".txt":
+        return None if _is_plain_text(path) else "*.txt that is not UTF-8 plain text"
+    return (f"not {folder.name}.py, README.md, app.py, requirements.txt, a top-level *.txt or a "
+            "*.py that app.py imports")
 
 
 def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
@@ -131,11 +153,12 @@ def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
     folder = Path(folder)
     included: list[str] = []
     excluded: dict[str, str] = {}
+    app_siblings = frozenset(app_sibling_files(folder)) if kind == METRIC else frozenset()
     for path in sorted(folder.rglob("*")):
         if path.is_dir() and not path.is_symlink():
             continue
         relative = PurePosixPath(path.relative_to(folder).as_posix())
-        reason = _exclusion_reason(folder, relative, kind)
+        reason = _exclusion_reason(folder, relative, kind, app_siblings)
         if reason is None:
             included.append(relative.as_posix())
         else:
