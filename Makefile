@@ -9,9 +9,10 @@ PIP := $(PY) -m pip
 # unpinned torch (pulled in by the bertscore extra) would download a multi-GB CUDA build.
 TORCH_PIN ?= torch==2.13.0
 DEMO_OUT ?= demo_out
+SPACES_OUT ?= spaces_screenshots
 PYTEST_ARGS ?=
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint clean spaces
 
 $(VENV)/.venv-created:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +40,11 @@ test: $(VENV)/.installed-test
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
+# Not part of `make test`: serves every metric module's Space page (app.py) locally and saves a
+# screenshot of each with headless Chromium when installed (apt-get install -y chromium).
+spaces: $(VENV)/.installed-test
+	$(PY) -m courtbench.spaces --out $(SPACES_OUT)
+
 bench: $(VENV)/.installed-test
 	$(PY) -m benchmarks
 
@@ -46,4 +52,4 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check courtbench ecthr_npd slds tests benchmarks
 
 clean:
-	rm -rf $(VENV) $(DEMO_OUT) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) .pytest_cache .hypothesis .ruff_cache
