@@ -95,7 +95,7 @@ def test_bootstrap_mae_page(tmp_path):
     system1 = [0, 900, 5200, 48000, 0, 12000]
     system2 = [3200] * 6
     references = [0, 1000, 5000, 50000, 0, 10000]
-    rows = [list(values) for values in zip(system1, system2, references)]
+    rows = [list(values) for values in zip(system1, system2, references, strict=True)]
     with running_page(metric_dir("bootstrap_mae"), tmp_path / "page.log") as client:
         summary, result, figure = client.predict(table(columns, rows), "paired (default)", 0.05,
                                                  1000, 12345, api_name="/from_table")

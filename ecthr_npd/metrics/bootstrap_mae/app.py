@@ -78,11 +78,11 @@ def report(system1, system2, references, config, alpha, n_resamples, seed):
     if single:
         result = compute(metric.bootstrap_mae_single, predictions=system1, references=references,
                          **options)
-        values = [abs(p - r) for p, r in zip(system1, references)]
+        values = [abs(p - r) for p, r in zip(system1, references, strict=True)]
     else:
         result = compute(metric.bootstrap_mae, predictions1=system1, predictions2=system2,
                          references=references, **options)
-        values = [abs(p - r) - abs(q - r) for p, q, r in zip(system1, system2, references)]
+        values = [abs(p - r) - abs(q - r) for p, q, r in zip(system1, system2, references, strict=True)]
     figure = distribution_figure(result, values, single)
     plt.close("all")
     return result_rows(result), result, figure

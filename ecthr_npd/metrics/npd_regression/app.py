@@ -56,7 +56,7 @@ def bucket_figure(result):
     names = list(metric.TARGET_RANGES)
     values = [result["bucket_mae"][name]["mae"] or 0.0 for name in names]
     bars = axes.bar([RANGE_TITLES[name] for name in names], values, color="tab:orange")
-    for bar, name in zip(bars, names):
+    for bar, name in zip(bars, names, strict=True):
         count = result["bucket_mae"][name]["n"]
         axes.annotate(f"n = {count}" if count else "no case", (bar.get_x() + bar.get_width() / 2,
                       bar.get_height()), ha="center", va="bottom", fontsize=9)

@@ -31,7 +31,7 @@ def report(predictions, references, zero_threshold):
                      zero_threshold=threshold)
     pred_zero = [value < threshold for value in predictions]
     true_zero = [value < threshold for value in references]
-    both = sum(p and t for p, t in zip(pred_zero, true_zero))
+    both = sum(p and t for p, t in zip(pred_zero, true_zero, strict=True))
     confusion = [["predicted zero", both, sum(pred_zero) - both],
                  ["predicted non-zero", sum(true_zero) - both,
                   len(references) - sum(pred_zero) - sum(true_zero) + both]]

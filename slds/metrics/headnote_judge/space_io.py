@@ -198,7 +198,7 @@ def read_records(file, what, required):
                     if len(row) != len(header):
                         raise page_error(f"{name} line {start}: {len(row)} fields, the header has "
                                        f"{len(header)}")
-                    records.append((start, dict(zip(header, row))))
+                    records.append((start, dict(zip(header, row, strict=True))))
                 start = reader.line_num + 1
         except csv.Error as error:
             raise page_error(f"{name} line {reader.line_num}: malformed CSV ({error})") from None
