@@ -64,7 +64,8 @@ def report(predictions, references, headnote_languages, decision_languages, base
     return summary, samples, result
 
 
-def from_table(table, headnote_language, decision_language, *judge_options):
+def from_table(table, headnote_language, decision_language, base_url, model, api_key,
+               max_tokens, seed, concurrency, max_retries, timeout, failed_as_zero):
     """Judge pasted pairs (generated, gold) → summary, samples, JSON."""
     columns = table_columns(table, COLUMNS)
     predictions = [text(v, f"table row {i + 1}, column 'generated headnote'")
@@ -73,10 +74,12 @@ def from_table(table, headnote_language, decision_language, *judge_options):
                   for i, v in enumerate(columns["gold headnote"])]
     n = len(predictions)
     return report(predictions, references, [headnote_language] * n, [decision_language] * n,
-                  *judge_options)
+                  base_url, model, api_key, max_tokens, seed, concurrency, max_retries, timeout,
+                  failed_as_zero)
 
 
-def from_files(predictions_file, references_file, *judge_options):
+def from_files(predictions_file, references_file, base_url, model, api_key, max_tokens, seed,
+               concurrency, max_retries, timeout, failed_as_zero):
     """Judge an uploaded predictions file against a references file (paired by ``sample_id``)."""
     _, predicted, referenced = read_aligned(
         predictions_file, references_file, "sample_id", ["prediction"],
@@ -85,7 +88,8 @@ def from_files(predictions_file, references_file, *judge_options):
                   [text(value, where) for where, value in referenced["reference"]],
                   [text(value, where) for where, value in referenced["headnote_language"]],
                   [text(value, where) for where, value in referenced["decision_language"]],
-                  *judge_options)
+                  base_url, model, api_key, max_tokens, seed, concurrency, max_retries, timeout,
+                  failed_as_zero)
 
 
 with gr.Blocks(title="headnote_judge") as demo:
