@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from tqdm import tqdm
@@ -90,23 +90,37 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def running_page(folder: Path, log_path: Path, *, python: str = sys.executable) -> Iterator[str]:
-    """Serve ``folder/app.py`` from a subprocess; yield its URL; stop it afterwards.
+def running_pages(folders: Mapping[str, Path], log_dir: Path, *,
+                  python: str = sys.executable) -> Iterator[dict[str, str]]:
+    """Serve every ``folder/app.py`` from its own subprocess, all started at once (their
+    start-up, mostly imports, overlaps); yield ``{name: URL}`` once all serve; stop them all
+    afterwards.
 
     Args:
-        folder: a metric folder (holding ``app.py``).
-        log_path: the page's stdout and stderr are written there.
-        python: the interpreter that runs the page.
+        folders: ``{name: metric folder holding app.py}``.
+        log_dir: each page's stdout and stderr go to ``<log_dir>/<name>.log``.
+        python: the interpreter that runs the pages.
     """
-    port = free_port()
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen([python, "app.py"], cwd=folder, env=page_environment(port),
-                                   stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_until_serving(process, port, log_path)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            stop(process)
+    with contextlib.ExitStack() as stack:
+        started = {}
+        for name, folder in folders.items():
+            port = free_port()
+            log = stack.enter_context(open(log_dir / f"{name}.log", "wb"))
+            process = subprocess.Popen([python, "app.py"], cwd=folder,
+                                       env=page_environment(port), stdout=log,
+                                       stderr=subprocess.STDOUT)
+            stack.callback(stop, process)
+            started[name] = (process, port)
+        for name, (process, port) in started.items():
+            wait_until_serving(process, port, log_dir / f"{name}.log")
+        yield {name: f"http://127.0.0.1:{port}/" for name, (_, port) in started.items()}
+
+
+@contextlib.contextmanager
+def running_page(folder: Path, log_path: Path, *, python: str = sys.executable) -> Iterator[str]:
+    """Serve one ``folder/app.py`` (log in ``log_path``); yield its URL; stop it afterwards."""
+    with running_pages({log_path.stem: folder}, log_path.parent, python=python) as urls:
+        yield urls[log_path.stem]
 
 
 def find_chromium() -> str | None:
@@ -163,12 +177,14 @@ def capture_pages(names: Sequence[str], out: Path) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     chromium = find_chromium()
     lines = []
-    for name in tqdm(names, desc="metric pages", unit="page"):
-        with running_page(folders[name], out / f"{name}.log") as url:
+    print(f"starting {len(names)} page(s) ...", file=sys.stderr)
+    with running_pages({name: folders[name] for name in names}, out) as urls:
+        for name in tqdm(names, desc="screenshots" if chromium else "pages", unit="page"):
             if chromium is None:
-                lines.append(f"{name}: served at {url} (no screenshot: Chromium not installed)")
+                lines.append(f"{name}: served at {urls[name]} (no screenshot: Chromium not "
+                             "installed)")
                 continue
-            screenshot(chromium, url, out / f"{name}.png")
+            screenshot(chromium, urls[name], out / f"{name}.png")
             lines.append(f"{name}: {out / f'{name}.png'}")
     if chromium is None:
         lines.append("no screenshots: install headless Chromium (apt-get install -y chromium) "

@@ -1,26 +1,32 @@
-"""Talk to a metric folder's Space page, served from its own ``app.py`` in a subprocess
-(:func:`courtbench.spaces.running_page`: ``python app.py`` in the folder, a free 127.0.0.1
-port, offline, no analytics)."""
+"""Talk to the metric modules' Space pages, each served from its own ``app.py`` in a
+subprocess (:func:`courtbench.spaces.running_pages`: ``python app.py`` in the folder, a free
+127.0.0.1 port, offline, no analytics). All pages start at once, once per session, so that
+their start-up (mostly imports) overlaps."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from courtbench.spaces import running_page as serve_page
+from courtbench.metric_modules import metric_folders
+from courtbench.spaces import running_pages
 
 gradio_client = pytest.importorskip("gradio_client", reason="extra 'spaces' not installed")
 pytest.importorskip("gradio", reason="extra 'spaces' not installed")
 
 
-@contextlib.contextmanager
-def running_page(folder: Path, log_path: Path) -> Iterator[gradio_client.Client]:
-    """A ``gradio_client.Client`` of ``folder``'s page, stopped afterwards."""
-    with serve_page(folder, log_path) as url:
-        yield gradio_client.Client(url, verbose=False)
+@pytest.fixture(scope="session")
+def page_logs(tmp_path_factory) -> Path:
+    """Folder of the pages' logs, ``<name>.log``."""
+    return tmp_path_factory.mktemp("space_pages")
+
+
+@pytest.fixture(scope="session")
+def pages(page_logs):
+    """``{name: gradio_client.Client}`` of every metric module's page."""
+    with running_pages(metric_folders(), page_logs) as urls:
+        yield {name: gradio_client.Client(url, verbose=False) for name, url in urls.items()}
 
 
 def table(headers: list[str], rows: list[list]) -> dict:
