@@ -28,7 +28,7 @@ from tqdm import tqdm
 from courtbench.errors import CourtbenchError
 from courtbench.metric_modules import metric_folders
 
-STARTUP_TIMEOUT_S = 300.0
+STARTUP_TIMEOUT_S = 900.0  # a ceiling: six pages importing gradio at once on a loaded 2-core machine
 SCREENSHOT_TIMEOUT_S = 180.0
 WINDOW_SIZE = "1280,2000"
 #: Milliseconds of page time Chromium lets the page's scripts run before it captures.
