@@ -64,7 +64,7 @@ def distribution_figure(result, values, single):
         axes.set_title(f"Δ*: Pr(Δ* < 0) = {result['prob_1_better']:.3f}, verdict: "
                        f"{result['verdict']}")
     axes.set_ylabel("resamples")
-    axes.legend(loc="upper right", fontsize=8)
+    axes.legend(loc="best", fontsize=8, framealpha=0.9)
     figure.tight_layout()
     return figure
 

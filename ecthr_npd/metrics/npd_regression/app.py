@@ -37,11 +37,13 @@ def scatter_figure(predictions, references, zero_threshold):
     figure, axes = plt.subplots(figsize=(5.5, 4.5))
     axes.scatter(references, predictions, s=18, alpha=0.7, color="tab:blue")
     top = max(max(references), max(predictions), 1.0) * 1.3
+    linear_below = max(zero_threshold, 100.0)
     axes.plot([0, top], [0, top], color="gray", linewidth=1, linestyle="--", label="exact")
     for axis in (axes.set_xscale, axes.set_yscale):
-        axis("symlog", linthresh=max(zero_threshold, 100.0))
-    axes.set_xlim(0, top)
-    axes.set_ylim(0, top)
+        axis("symlog", linthresh=linear_below)
+    # a little room below 0 so that zero awards are not hidden in the corner
+    axes.set_xlim(-0.2 * linear_below, top)
+    axes.set_ylim(-0.2 * linear_below, top)
     axes.set_xlabel("awarded (EUR)")
     axes.set_ylabel("predicted (EUR)")
     axes.set_title(f"Predicted vs. awarded, n = {len(references)}")

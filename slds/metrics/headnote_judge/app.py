@@ -104,7 +104,7 @@ with gr.Blocks(title="headnote_judge") as demo:
                 with gr.Row():
                     headnote_language = gr.Dropdown(LANGUAGES, value="de",
                                                     label="Headnote language (all rows)")
-                    decision_language = gr.Dropdown(LANGUAGES, value="de",
+                    decision_language = gr.Dropdown(LANGUAGES, value="fr",
                                                      label="Decision language (all rows)")
                 table_button = gr.Button("Judge the table", variant="primary")
             with gr.Tab("Upload files"):
@@ -138,7 +138,8 @@ with gr.Blocks(title="headnote_judge") as demo:
                 example_labels=["German headnote of a French decision", "French headnote"])
     with gr.Row():
         summary = gr.Dataframe(headers=["key", "value"], type="array", interactive=False,
-                               label="Result (rounded; the JSON is exact)")
+                               label="Result (rounded; the JSON is exact): appears once the "
+                                     "judge has answered")
         full = gr.JSON(label="Full result (JSON)", open=False)
     samples = gr.Dataframe(headers=SAMPLE_HEADERS, type="array", interactive=False, wrap=True,
                            label="Per sample: status, score (0-100) and category ratings (1-3)")
