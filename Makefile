@@ -13,9 +13,10 @@ PIP := $(PY) -m pip
 TORCH_PIN ?= torch==2.13.0
 TORCH_INDEX ?=
 DEMO_OUT ?= demo_out
+SPACES_OUT ?= spaces_screenshots
 PYTEST_ARGS ?=
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint clean spaces
 
 $(VENV)/.venv-created:
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +28,11 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet -e '.[plots]'
 	touch $@
 
-# Tests need everything, BERTScore and the LightGBM backend included, so that CI runs their tests.
+# Tests need everything, BERTScore, the LightGBM backend and the Spaces' Gradio included, so that
+# CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm,spaces]'
 	touch $@
 
 demo: $(VENV)/.installed-demo
@@ -42,6 +44,11 @@ test: $(VENV)/.installed-test
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
+# Not part of `make test`: serves every metric module's Space page (app.py) locally and saves a
+# screenshot of each with headless Chromium when installed (apt-get install -y chromium).
+spaces: $(VENV)/.installed-test
+	$(PY) -m courtbench.spaces --out $(SPACES_OUT)
+
 bench: $(VENV)/.installed-test
 	$(PY) -m benchmarks
 
@@ -51,4 +58,4 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check --select C901 courtbench ecthr_npd slds tests benchmarks
 
 clean:
-	rm -rf $(VENV) $(DEMO_OUT) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) .pytest_cache .hypothesis .ruff_cache

@@ -474,30 +474,6 @@ def test_card_front_matter_and_examples(repo_root):
     assert runner.failures == 0 and runner.tries >= 4
 
 
-def test_space_app_judges_one_pair(repo_root, monkeypatch):
-    """app.py with a stand-in for gradio (not a test dependency): the callback works."""
-    import importlib.util
-    import types
-
-    stub = types.ModuleType("gradio")
-    for name in ("Textbox", "Dropdown", "Number", "JSON"):
-        setattr(stub, name, lambda *args, **kwargs: None)
-    stub.Interface = lambda **kwargs: types.SimpleNamespace(launch=lambda: None, **kwargs)
-    monkeypatch.setitem(sys.modules, "gradio", stub)
-    monkeypatch.setitem(sys.modules, "headnote_judge", hj)
-    spec = importlib.util.spec_from_file_location(
-        "headnote_judge_app", repo_root / "slds" / "metrics" / "headnote_judge" / "app.py")
-    app = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(app)
-    assert app.demo.fn is app.judge_one
-    with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 3, 2, 2]))) as server:
-        score, sample, provenance = app.judge_one("Art. 8 ZGB", "Art. 8 ZGB", "de", "de",
-                                                  server.url, "m", SECRET)
-        assert server.requests[0].headers["authorization"] == f"Bearer {SECRET}"
-    assert score == 80.0 and json.loads(sample)["status"] == "scored"
-    assert json.loads(provenance)["model"] == "m" and SECRET not in sample + provenance
-
-
 @pytest.mark.realdata
 def test_real_regeste_reach_the_judge_verbatim_in_each_language(shared_data, tmp_path):
     """BGE 151 II 245: the official headnotes in de/fr/it (umlauts, "Art.", "E."/"consid.")

@@ -8,9 +8,12 @@ Dataset folder:
     say so; a card naming a plugin that is not installed is refused).
 Metric folder:
     the card's YAML has the Space keys (``title``, ``sdk: gradio``, ``app_file`` naming an
-    uploaded file) and the module loads with ``evaluate.load`` in a fresh subprocess from a
-    copy of exactly the files to upload, with an empty temporary ``HF_MODULES_CACHE``, the
-    network switched off and the repository's own packages unimportable.
+    uploaded file); every uploaded Python file imports at module level only what the Space
+    will have (the standard library, gradio from the SDK, packages in ``requirements.txt``,
+    sibling files; read with ``ast``, no environment is built); and the module loads with
+    ``evaluate.load`` in a fresh subprocess from a copy of exactly the files to upload, with
+    an empty temporary ``HF_MODULES_CACHE``, the network switched off and the repository's
+    own packages unimportable.
 
 A failing folder raises :class:`PublishRefused` listing every problem found.
 """
@@ -31,6 +34,7 @@ from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.plugins import plugin_for_folder
 from courtbench.publish.kinds import CARD_FILE, DATASET, METRIC, TARGETS, file_problems
+from courtbench.publish.pyimports import module_level_imports
 
 REQUIRED_DATASET_KEYS = ("pretty_name", "license", "language", "configs", "dataset_info")
 REQUIRED_SPACE_KEYS = ("title", "sdk", "app_file")
@@ -209,6 +213,72 @@ def metric_card_problems(metadata: Mapping[str, Any], uploaded: Sequence[str]) -
     return problems
 
 
+#: Modules a Gradio Space has without requirements.txt: the SDK's gradio and its client.
+SPACE_SDK_MODULES = frozenset({"gradio", "gradio_client"})
+#: Import names that differ from the PyPI name (normalised) of the distribution providing them.
+IMPORT_TO_DISTRIBUTION = {"yaml": "pyyaml", "sklearn": "scikit_learn", "PIL": "pillow",
+                          "bs4": "beautifulsoup4", "cv2": "opencv_python",
+                          "dateutil": "python_dateutil"}
+
+
+def _distribution_key(name: str) -> str:
+    """A PyPI name normalised for comparison (PEP 503, with "_" for the separators)."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def requirement_names(text: str) -> set[str]:
+    """Normalised distribution names listed in a requirements.txt (comments, blank lines and
+    pip options skipped; extras, markers and version specifiers dropped)."""
+    names = set()
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", line)
+        if match:
+            names.add(_distribution_key(match.group(0)))
+    return names
+
+
+def space_import_problems(folder: Path, uploaded: Sequence[str]) -> list[str]:
+    """Problems of the imports of the Space's Python files against what the Space provides.
+
+    Checked: the uploaded ``*.py`` files except the metric script ``<folder name>.py`` (which
+    :func:`metric_load_problems` loads for real): ``app.py`` and its sibling helpers. A
+    Gradio Space installs ``requirements.txt`` and the SDK's gradio; the files can import
+    the standard library, those packages and each other (top-level ``*.py`` uploaded beside
+    them). A requirement provides an import when their normalised names agree (``rouge-score``
+    provides ``rouge_score``) or :data:`IMPORT_TO_DISTRIBUTION` maps one to the other.
+
+    Returns:
+        One message per unprovided import, naming the file, line and module.
+    """
+    folder = Path(folder)
+    requirements_file = folder / "requirements.txt"
+    provided = (requirement_names(requirements_file.read_text(encoding="utf-8"))
+                if "requirements.txt" in uploaded and requirements_file.is_file() else set())
+    siblings = {Path(path).stem for path in uploaded if "/" not in path and path.endswith(".py")}
+    problems = []
+    for path in uploaded:
+        if not path.endswith(".py") or path == f"{folder.name}.py":
+            continue
+        try:
+            imports = module_level_imports((folder / path).read_text(encoding="utf-8"), path)
+        except (SyntaxError, UnicodeDecodeError) as error:
+            problems.append(f"{path}: cannot be parsed as Python ({error})")
+            continue
+        for line, module in imports:
+            if (module in sys.stdlib_module_names or module in SPACE_SDK_MODULES
+                    or module in siblings or module == "__future__"):
+                continue
+            distribution = IMPORT_TO_DISTRIBUTION.get(module, module)
+            if _distribution_key(distribution) not in provided:
+                problems.append(f"{path} line {line}: imports {module!r}, which neither "
+                                "requirements.txt, the gradio SDK, the standard library nor a "
+                                "sibling file provides; add its PyPI package to requirements.txt")
+    return problems
+
+
 def metric_load_problems(folder: Path, uploaded: Sequence[str], *,
                          timeout_s: float = METRIC_LOAD_TIMEOUT_S) -> list[str]:
     """Load the metric from exactly its uploadable files, in a fresh offline subprocess.
@@ -273,10 +343,13 @@ def check_metric(folder: Path, uploaded: Sequence[str]) -> list[str]:
         problems = metric_card_problems(read_card_metadata(folder), uploaded)
     except VerificationError as error:
         problems = [str(error)]
+    problems.extend(space_import_problems(folder, uploaded))
     problems.extend(metric_load_problems(folder, uploaded))
     if problems:
         raise PublishRefused(folder, METRIC, problems)
     return ["card has the Space keys (title, sdk: gradio, app_file)",
+            "the uploaded Python files import only the standard library, gradio, sibling "
+            "files and packages in requirements.txt",
             "its uploadable files load with evaluate.load from a fresh module cache, offline, "
             "without the repository's packages"]
 

@@ -9,7 +9,9 @@ Two kinds of folder are published:
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
   four files, plain-text (UTF-8) prompt templates ``*.txt`` at the top level, and the
   top-level ``*.py`` files the script imports relatively (``from .llm_core import ...`` at the
-  start of a line: evaluate copies exactly those into its module cache).
+  start of a line: evaluate copies exactly those into its module cache) and the top-level
+  ``*.py`` files that ``app.py`` imports (directly or through each other): the Space page's
+  helpers.
 
 Every other file (caches, hidden files, symlinks, scratch output) stays on the machine.
 """
@@ -24,6 +26,7 @@ from pathlib import Path, PurePosixPath
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata
 from courtbench.hub.atomic import MARKER
+from courtbench.publish.pyimports import module_level_imports
 
 DATASET = "dataset"
 METRIC = "metric"
@@ -108,7 +111,27 @@ def sibling_modules(folder: Path) -> set[str]:
     return {f"{name}.py" for name in names if (Path(folder) / f"{name}.py").is_file()}
 
 
-def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str | None:
+def app_sibling_files(folder: Path) -> set[str]:
+    """Top-level ``*.py`` files of a metric folder that its ``app.py`` imports at module level,
+    directly or through each other (a file that cannot be read or parsed adds nothing)."""
+    found: set[str] = set()
+    pending = ["app.py"]
+    while pending:
+        try:
+            source = (folder / pending.pop()).read_text(encoding="utf-8")
+            imports = module_level_imports(source, "app.py")
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        for _, module in imports:
+            name = f"{module}.py"
+            if name not in found and name != "app.py" and (folder / name).is_file():
+                found.add(name)
+                pending.append(name)
+    return found
+
+
+def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
+                      app_siblings: frozenset[str] = frozenset()) -> str | None:
     """Why the file at ``relative`` must not be uploaded, or None when it may be."""
     path = folder / relative
     if path.is_symlink():
@@ -124,14 +147,15 @@ def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str) -> str |
         if top_level and relative.suffix == ".png":
             return None
         return "not README.md, data/**/*.parquet or a top-level *.png"
-    if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES):
+    if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES, *app_siblings):
         return None
     if top_level and relative.name in sibling_modules(folder):
         return None
     if top_level and relative.suffix == ".txt":
         return None if _is_plain_text(path) else "*.txt that is not UTF-8 plain text"
-    return (f"not {folder.name}.py, README.md, app.py, requirements.txt, a top-level *.txt or "
-            f"a top-level *.py that {folder.name}.py imports relatively")
+    return (f"not {folder.name}.py, README.md, app.py, requirements.txt, a top-level *.txt, "
+            f"a top-level *.py that {folder.name}.py imports relatively or one that app.py "
+            "imports")
 
 
 def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
@@ -148,11 +172,12 @@ def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:
     folder = Path(folder)
     included: list[str] = []
     excluded: dict[str, str] = {}
+    app_siblings = frozenset(app_sibling_files(folder)) if kind == METRIC else frozenset()
     for path in sorted(folder.rglob("*")):
         if (path.is_dir() and not path.is_symlink()) or path == folder / MARKER:
             continue  # the ownership marker is courtbench's bookkeeping, never uploaded
         relative = PurePosixPath(path.relative_to(folder).as_posix())
-        reason = _exclusion_reason(folder, relative, kind)
+        reason = _exclusion_reason(folder, relative, kind, app_siblings)
         if reason is None:
             included.append(relative.as_posix())
         else:
