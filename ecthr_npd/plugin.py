@@ -18,6 +18,7 @@ from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
 from ecthr_npd.build import build_folder, build_synthetic, format_report
 from ecthr_npd.demo import run_demo
 from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
+from ecthr_npd.leaderboard import leaderboard_records, rescore_report
 from ecthr_npd.leakage import audit_folder
 from ecthr_npd.synthetic import DEFAULT_ROWS
 from ecthr_npd.views import ID_SIZE
@@ -103,5 +104,7 @@ PLUGIN = DatasetPlugin(
     evaluate=evaluate,
     demo=run_demo,
     package="ecthr_npd",
+    rescore_report=rescore_report,
+    leaderboard_records=leaderboard_records,
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

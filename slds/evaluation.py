@@ -24,6 +24,7 @@ from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import fingerprint, list_files
 from courtbench.hub.offline import hub_offline
+from courtbench.leaderboard.rerun import rerun_block
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
@@ -194,6 +195,11 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         "settings": {system: scores["_settings"] for system, scores in results.items()},
         "versions": {p: metadata.version(p) for p in ("sacrebleu", "rouge-score", "numpy")},
     }
+    from slds.leaderboard import rerun_options
+
+    provenance["rerun"] = rerun_block(
+        "slds", data_dir, {p.stem: p for p in prediction_files}, rerun_options(settings),
+        ("headnote_similarity", *(["headnote_judge"] if settings.judge_base_url else [])))
     report = Report(f"SLDS evaluation — {settings.split}", provenance,
                     [main, *[pair_table(m, results) for m in metrics]],
                     figures={f"heatmap_{m}.png": heatmap_figure(m, results) for m in metrics})

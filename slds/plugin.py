@@ -23,6 +23,7 @@ from slds.build import (
 )
 from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
+from slds.leaderboard import leaderboard_records, rescore_report
 from slds.readers import FORMATS
 from slds.run_baselines import add_baseline_arguments, run_baselines
 from slds.splits import SplitBoundaries
@@ -96,5 +97,7 @@ PLUGIN = DatasetPlugin(
     evaluate=evaluate,
     demo=run_demo,
     package="slds",
+    rescore_report=rescore_report,
+    leaderboard_records=leaderboard_records,
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )
