@@ -13,6 +13,7 @@ from pathlib import Path
 import datasets
 import huggingface_hub
 import pytest
+from slds_fixtures import write_slds_folder
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError
@@ -24,7 +25,6 @@ from courtbench.publish import detect_kind
 from courtbench.publish.plan import make_plan
 from courtbench.spaces.leaderboard import results_schema
 from slds.evaluation import load_split
-from slds_fixtures import write_slds_folder
 
 ECTHR_SYSTEMS = ("train_median", "zero", "train_mean")
 

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import gradio as gr
 import pandas as pd
-
 from results_schema import paired_bootstrap, primary_metric, validate_result
 
 HERE = Path(__file__).resolve().parent
@@ -71,6 +70,13 @@ def _format(metric: dict) -> str:
     return text
 
 
+def _rounded(value: float | None) -> float | None:
+    """Numbers as a person reads them: whole units from 100 up, else three decimals."""
+    if value is None:
+        return None
+    return round(value) if abs(value) >= 100 else round(value, 3)
+
+
 def leaderboard_rows(records: list[dict], benchmark: str) -> pd.DataFrame:
     """One row per system of ``benchmark``: identity, every metric, flat breakdowns.
 
@@ -83,12 +89,12 @@ def leaderboard_rows(records: list[dict], benchmark: str) -> pd.DataFrame:
                "size (B)": record["model_size_b"], "selection": record["selection"] or "",
                "data": record["data_kind"]}
         for metric in record["metrics"]:
-            row[metric["name"]] = metric["value"]
+            row[metric["name"]] = _rounded(metric["value"])
             if metric["ci_low"] is not None:
                 row[f"{metric['name']} 95% CI"] = _format(metric)
         for item in record["breakdowns"]:
             if _is_flat(record, item["table"]):
-                row[f"{item['row']} {item['column']}"] = item["value"]
+                row[f"{item['row']} {item['column']}"] = _rounded(item["value"])
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -173,7 +179,7 @@ def build_app(records: list[dict], refused: list[str]) -> gr.Blocks:
 def _benchmark_tab(records: list[dict], benchmark: str) -> None:
     own = [r for r in records if r["benchmark"] == benchmark]
     first = leaderboard_rows(records, benchmark)
-    systems = list(first["system"])
+    systems = [r["system"] for r in own]
     grids = sorted({b["table"] for r in own for b in r["breakdowns"] if not _is_flat(r, b["table"])})
     state = gr.State(records)
     bench = gr.State(benchmark)
@@ -188,7 +194,7 @@ def _benchmark_tab(records: list[dict], benchmark: str) -> None:
             selection = gr.Dropdown(["all"] + sorted({r["selection"] for r in own
                                                       if r["selection"]}), value="all",
                                     label="selection protocol")
-            max_size = gr.Number(None, label="max model size (B)")
+            max_size = gr.Number(None, label="max model size (B; 0 = any)")
         table = gr.Dataframe(filtered_table(records, benchmark, None, False, None, "all", "all",
                                             None), interactive=False, label=benchmark)
         inputs = [state, bench, sort_by, descending, families, data_kind, selection, max_size]
