@@ -57,6 +57,12 @@ class DatasetPlugin:
             folder; returns the text to print.
         package: the import name of the dataset package; its resources (card template,
             metric folders) are found inside it with :mod:`importlib.resources`.
+        rescore_report: recomputes a report from the ``rerun`` block of its provenance (see
+            :mod:`courtbench.leaderboard.rerun`) into a folder; returns the fresh report.json
+            document. Used by ``courtbench submit``.
+        leaderboard_records: ``(rerun, fresh report document, systems)`` → one leaderboard
+            record per system (the dataset's metrics, breakdowns, paired tests and per-item
+            values; see :mod:`courtbench.spaces.leaderboard.results_schema`).
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
             folder ``<package>/metrics/<name>/`` holding ``<name>.py``, card, app and
             requirements (see :mod:`courtbench.metric_modules`).
@@ -81,6 +87,8 @@ class DatasetPlugin:
     metric_example: Callable[[Path, int], str] | None = None
     package: str | None = None
     metric_modules: tuple[str, ...] = ()
+    rescore_report: Callable[[dict, Path], dict] | None = None
+    leaderboard_records: Callable[[dict, dict, list[str]], list[dict]] | None = None
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:

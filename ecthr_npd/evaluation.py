@@ -38,6 +38,7 @@ import numpy as np
 
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
+from courtbench.leaderboard.rerun import rerun_block
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
@@ -50,6 +51,10 @@ N_STATES = 12
 DEFAULT_TOP_ARTICLES = 15
 DEFAULT_RESAMPLES = 1000
 DEFAULT_BOOTSTRAP_SEED = 12345
+#: Options of :func:`build_report` that change a number, with their defaults (recorded in the
+#: report so that ``courtbench submit`` can recompute it).
+RERUN_DEFAULTS = {"zero_threshold": 0.5, "resamples": DEFAULT_RESAMPLES,
+                  "seed": DEFAULT_BOOTSTRAP_SEED, "top_articles": DEFAULT_TOP_ARTICLES}
 RANGE_TITLES = {"zero": "0", "up_to_10k": ">0–10k", "10k_to_50k": "10k–50k", "over_50k": ">50k"}
 BUCKET_TITLES = {"exact": "exact", "within_10pct": "within 10%", "10_to_50pct": "10–50%",
                  "over_50pct": ">50%"}
@@ -336,9 +341,12 @@ def evaluate_files(data_dir: Path, prediction_paths: list[Path], out_dir: Path, 
     """Load, read, score and write the report folder; returns the report."""
     data = load_benchmark(data_dir)
     systems = read_system_predictions(prediction_paths, data, splits)
-    report = build_report(data, systems,
-                          prediction_files={Path(p).stem: Path(p) for p in prediction_paths},
-                          **options)
+    files = {Path(p).stem: Path(p) for p in prediction_paths}
+    report = build_report(data, systems, prediction_files=files, **options)
+    rerun_options = {"splits": list(splits),
+                     **{key: options.get(key, default) for key, default in RERUN_DEFAULTS.items()}}
+    report.provenance["rerun"] = rerun_block("ecthr_npd", data_dir, files, rerun_options,
+                                             ("npd_regression", "bootstrap_mae"))
     write_report(report, out_dir)
     return report
 

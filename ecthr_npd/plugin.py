@@ -19,6 +19,7 @@ from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
 from ecthr_npd.build import build_folder, build_synthetic, format_report
 from ecthr_npd.demo import run_demo
 from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
+from ecthr_npd.leaderboard import leaderboard_records, rescore_report
 from ecthr_npd.metric_example import run_metric_example
 from ecthr_npd.prompting.run import add_predict_arguments, predict
 from ecthr_npd.synthetic import DEFAULT_ROWS
@@ -101,5 +102,7 @@ PLUGIN = DatasetPlugin(
     add_predict_arguments=add_predict_arguments,
     predict=predict,
     package="ecthr_npd",
+    rescore_report=rescore_report,
+    leaderboard_records=leaderboard_records,
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -27,6 +27,7 @@ import datasets
 from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import fingerprint, list_files, sha256_file
+from courtbench.leaderboard.rerun import rerun_block
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
@@ -64,7 +65,7 @@ class EvaluationSettings:
         return cls(**own, judge=settings_from_evaluate_args(args))
 
 
-def _text(value: Any) -> str | None:
+def prediction_text(value: Any) -> str | None:
     """A headnote, or ``None`` for a failed generation (``"prediction": null``)."""
     if value is None:
         return None
@@ -175,7 +176,7 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         if system in results:
             raise CourtbenchError(f"--predictions: two files are named {system!r}; systems are "
                                   "named after the file stem")
-        predicted = read_predictions(path, "sample_id", "prediction", ids, _text)
+        predicted = read_predictions(path, "sample_id", "prediction", ids, prediction_text)
         texts = [predicted[i] or "" for i in ids]
         failed[system] = sum(predicted[i] is None for i in ids)
         empty[system] = sum(not text.strip() for text in texts) - failed[system]
@@ -196,6 +197,11 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         "settings": {system: scores["_settings"] for system, scores in results.items()},
         "versions": {p: metadata.version(p) for p in ("sacrebleu", "rouge-score", "numpy")},
     }
+    from slds.leaderboard import rerun_options
+
+    provenance["rerun"] = rerun_block(
+        "slds", data_dir, {p.stem: p for p in prediction_files}, rerun_options(settings),
+        ("headnote_similarity", *(["headnote_judge"] if settings.judge else [])))
     report = Report(f"SLDS evaluation — {settings.split}", provenance,
                     [main, *[pair_table(m, results) for m in metrics]],
                     figures={f"heatmap_{m}.png": heatmap_figure(m, results) for m in metrics})

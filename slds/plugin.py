@@ -27,6 +27,7 @@ from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
 from slds.generate import add_generate_arguments, generate
 from slds.judge import add_judge_arguments, judge
+from slds.leaderboard import leaderboard_records, rescore_report
 from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
 
@@ -95,5 +96,7 @@ PLUGIN = DatasetPlugin(
     judge=judge,
     demo=run_demo,
     package="slds",
+    rescore_report=rescore_report,
+    leaderboard_records=leaderboard_records,
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )

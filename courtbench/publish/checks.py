@@ -33,7 +33,15 @@ from typing import Any
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.plugins import plugin_for_folder
-from courtbench.publish.kinds import CARD_FILE, DATASET, METRIC, TARGETS, file_problems
+from courtbench.publish.kinds import (
+    CARD_FILE,
+    DATASET,
+    LEADERBOARD,
+    METRIC,
+    RESULTS,
+    TARGETS,
+    file_problems,
+)
 from courtbench.publish.pyimports import module_level_imports
 
 REQUIRED_DATASET_KEYS = ("pretty_name", "license", "language", "configs", "dataset_info")
@@ -366,4 +374,15 @@ def preflight(folder: Path, kind: str, uploaded: Sequence[str], *,
         return check_dataset(folder, allow_unlicensed=allow_unlicensed)
     if kind == METRIC:
         return check_metric(folder, uploaded)
+    if kind in (LEADERBOARD, RESULTS):
+        from courtbench.publish.leaderboard_checks import (
+            leaderboard_space_problems,
+            results_folder_problems,
+        )
+
+        problems = (leaderboard_space_problems(folder, uploaded) if kind == LEADERBOARD
+                    else results_folder_problems(folder))
+        if problems:
+            raise PublishRefused(folder, kind, problems)
+        return [f"{kind} folder checked: card, records and schema"]
     raise ValueError(f"kind is {kind!r}; expected {DATASET!r} or {METRIC!r}")

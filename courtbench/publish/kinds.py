@@ -13,6 +13,13 @@ Two kinds of folder are published:
   ``*.py`` files that ``app.py`` imports (directly or through each other): the Space page's
   helpers.
 
+- a **leaderboard Space** folder (``courtbench leaderboard space``): card with
+  ``courtbench_space: leaderboard``, ``app.py``, ``results_schema.py``, ``requirements.txt``,
+  ``results_repo.txt``. It goes to a Space with the gradio SDK.
+- a **results** folder (``courtbench leaderboard init``): card with ``courtbench_results:``
+  and ``results/<benchmark>/<system>.json``. It goes to a dataset repository; publishing it
+  never deletes a remote result file (submissions arrive there as pull requests).
+
 Every other file (caches, hidden files, symlinks, scratch output) stays on the machine.
 """
 
@@ -30,6 +37,10 @@ from courtbench.publish.pyimports import module_level_imports
 
 DATASET = "dataset"
 METRIC = "metric"
+LEADERBOARD = "leaderboard Space"
+RESULTS = "results"
+LEADERBOARD_FILES = ("README.md", "app.py", "results_schema.py", "requirements.txt",
+                     "results_repo.txt")
 
 CARD_FILE = "README.md"
 METRIC_FILES = (CARD_FILE, "app.py", "requirements.txt")  # besides <name>.py
@@ -43,7 +54,23 @@ class HubTarget:
     space_sdk: str | None
 
 
-TARGETS = {DATASET: HubTarget("dataset", None), METRIC: HubTarget("space", "gradio")}
+TARGETS = {DATASET: HubTarget("dataset", None), METRIC: HubTarget("space", "gradio"),
+           LEADERBOARD: HubTarget("space", "gradio"), RESULTS: HubTarget("dataset", None)}
+
+
+def _marked_kind(folder: Path) -> str | None:
+    """:data:`LEADERBOARD` or :data:`RESULTS` when the card carries that kind's marker."""
+    if not (folder / CARD_FILE).is_file():
+        return None
+    try:
+        metadata = read_card_metadata(folder)
+    except VerificationError:
+        return None
+    if metadata.get("courtbench_space") == "leaderboard":
+        return LEADERBOARD
+    if metadata.get("courtbench_results"):
+        return RESULTS
+    return None
 
 
 def _dataset_mismatch(folder: Path) -> str | None:
@@ -77,6 +104,9 @@ def detect_kind(folder: Path) -> str:
     folder = Path(folder)
     if not folder.is_dir():
         raise CourtbenchError(f"{folder}: not a folder")
+    marked = _marked_kind(folder)
+    if marked is not None:
+        return marked
     not_dataset = _dataset_mismatch(folder)
     not_metric = _metric_mismatch(folder)
     if not_dataset is None and not_metric is None:
@@ -139,6 +169,14 @@ def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
     if any(part.startswith(".") for part in relative.parts):
         return "hidden"
     top_level = len(relative.parts) == 1
+    if kind == LEADERBOARD:
+        return None if top_level and relative.name in LEADERBOARD_FILES else (
+            f"not one of {', '.join(LEADERBOARD_FILES)}")
+    if kind == RESULTS:
+        if relative.as_posix() == CARD_FILE or (relative.parts[0] == "results"
+                                                and relative.suffix == ".json"):
+            return None
+        return "not README.md or results/**/*.json"
     if kind == DATASET:
         if relative.as_posix() == CARD_FILE:
             return None
@@ -239,6 +277,8 @@ def is_managed_remote_path(path: str, kind: str) -> bool:
     parts = PurePosixPath(path).parts
     if path == CARD_FILE:
         return True
+    if kind == RESULTS:
+        return False  # result files arrive by pull request; a publish never deletes one
     if kind == DATASET:
         return parts[0] == "data" or (len(parts) == 1 and path.endswith(".png"))
     return len(parts) == 1 and path.endswith((".py", ".txt"))

@@ -1,0 +1,68 @@
+"""``courtbench submit``: send an evaluation report's systems to the leaderboard.
+
+    courtbench submit REPORT_DIR --repo-id ORG/courtbench-results [--system NAME ...]
+        [--family NAME] [--model-size-b N] [--dry-run]
+
+The report (written by ``courtbench evaluate``) is re-scored first: the data folder and the
+prediction files it names must have the recorded fingerprint and hashes, the metric code the
+recorded signature, and every number must come out the same. Then one JSON record per system
+goes to the results dataset repository as a single pull request; ``--dry-run`` prints the
+files and the pull request instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from courtbench.leaderboard.hub import open_pull_request, pr_description
+from courtbench.leaderboard.records import verified_records
+from courtbench.spaces.leaderboard.results_schema import dumps_record, record_path
+
+
+def run(args: argparse.Namespace) -> int:
+    overrides = {}
+    if args.family:
+        overrides["family"] = args.family
+    if args.model_size_b is not None:
+        overrides["model_size_b"] = args.model_size_b
+    records = verified_records(args.report, systems=args.system, overrides=overrides)
+    if args.dry_run:
+        title, body = pr_description(records)
+        print(f"would open a pull request on dataset {args.repo_id}: {title}\n{body}\n")
+        for record in records:
+            print(f"--- {record_path(record)}")
+            print(dumps_record(record), end="")
+        return 0
+    url = open_pull_request(records, args.repo_id)
+    print(f"pull request opened: {url}")
+    return 0
+
+
+def _size(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value < 1e6):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected billions of parameters (> 0)")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "submit", help="re-score an evaluation report and open a leaderboard pull request",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("report", type=Path, metavar="REPORT_DIR",
+                        help="a folder written by `courtbench evaluate`")
+    parser.add_argument("--repo-id", required=True, metavar="ORG/NAME",
+                        help="the results dataset repository (e.g. ORG/courtbench-results)")
+    parser.add_argument("--system", action="append", metavar="NAME",
+                        help="submit only this system (repeatable; default: all in the report)")
+    parser.add_argument("--family", help="system family shown on the page (default: from the "
+                                         "runner manifest or baseline settings)")
+    parser.add_argument("--model-size-b", type=_size, metavar="N",
+                        help="model size in billions of parameters (default: from its name)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the files and the pull request; send nothing")
+    parser.set_defaults(func=run)

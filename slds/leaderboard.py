@@ -1,0 +1,144 @@
+"""SLDS leaderboard records: what the page shows of an evaluation report.
+
+Per system: the macro-average over language pairs of ROUGE-1/2/L, BLEU (and BERTScore and
+the LLM judge when the report has them), each with a normal-approximation 95% interval from
+the report's bootstrap standard error (macro ± 1.96·SE); the 3×3 decision × headnote language
+grid of every metric as breakdowns; each test sample's ROUGE-L F1 (×100, the report's ROUGE
+tokenizer) as per-item values; and paired bootstrap tests of those against the model-free
+reference baselines scored in the same report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from rouge_score import rouge_scorer
+
+from courtbench.llm import EndpointConfig
+from courtbench.metric_modules import load_metric_module
+from courtbench.predictions import read_predictions
+from courtbench.spaces.leaderboard.results_schema import paired_bootstrap
+from slds.data import read_split
+from slds.evaluation import (
+    METRIC_TITLES,
+    EvaluationSettings,
+    evaluate_files,
+    prediction_text,
+)
+from slds.judge import JudgeSettings
+from slds.schema import LANGUAGES, pair_name
+
+#: The model-free baselines of ``courtbench baselines slds`` (reference rows of the page).
+REFERENCE_SYSTEMS = ("lead", "citation_lead")
+PRIMARY = "rougeL"
+Z_95 = 1.959963984540054
+
+
+def _json_value(value: Any) -> Any:
+    """Dataclasses as dicts, paths as text: the JSON form of evaluation settings."""
+    if is_dataclass(value):
+        return {f.name: _json_value(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _json_value(item) for key, item in value.items()}
+    return value
+
+
+def rerun_options(settings: EvaluationSettings) -> dict[str, Any]:
+    """The evaluation settings as JSON values (the judge's endpoint and paths included)."""
+    return _json_value(settings)
+
+
+def _path(value: str | None) -> Path | None:
+    return None if value is None else Path(value)
+
+
+def settings_from_options(options: dict[str, Any]) -> EvaluationSettings:
+    """The :class:`EvaluationSettings` that :func:`rerun_options` recorded."""
+    judge = options.get("judge")
+    if judge is not None:
+        endpoint = EndpointConfig(**{**judge["endpoint"],
+                                     "cache_path": _path(judge["endpoint"]["cache_path"])})
+        judge = JudgeSettings(**{**judge, "endpoint": endpoint, "progress": False,
+                                 "system_template": _path(judge["system_template"]),
+                                 "user_template": _path(judge["user_template"]),
+                                 "demonstrations": {k: Path(v) for k, v in
+                                                    judge["demonstrations"].items()}})
+    return EvaluationSettings(**{**options, "judge": judge})
+
+
+def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """Recompute the report described by ``rerun`` into ``out_dir``; returns its JSON."""
+    paths = [Path(entry["path"]) for entry in rerun["predictions"].values()]
+    return evaluate_files(Path(rerun["data"]), paths, out_dir,
+                          settings_from_options(rerun["options"])).to_json()
+
+
+def _per_item_rouge_l(rerun: dict[str, Any], systems: list[str]) -> dict[str, list[float]]:
+    """Each sample's ROUGE-L F1 ×100 per system, in the split's sample_id order."""
+    settings = rerun["options"]
+    rows = read_split(Path(rerun["data"]), settings["split"], columns=("headnote",))
+    ids, references = rows["sample_id"], rows["headnote"]
+    tokenizer = (None if settings["rouge_tokenizer"] == "rouge_score"
+                 else load_metric_module("headnote_similarity").UnicodeTokenizer())
+    scorer = rouge_scorer.RougeScorer(["rougeL"], tokenizer=tokenizer)
+    values = {}
+    for system in systems:
+        predicted = read_predictions(Path(rerun["predictions"][system]["path"]), "sample_id",
+                                     "prediction", ids, prediction_text)
+        # a failed generation (null) scores as an empty prediction, as in the report
+        values[system] = [100.0 * scorer.score(reference, predicted[i] or "")["rougeL"].fmeasure
+                          for i, reference in zip(ids, references, strict=True)]
+    return values
+
+
+def _records_metrics(tables: dict[str, Any], system: str) -> tuple[list[dict], list[dict]]:
+    metrics, breakdowns = [], []
+    for key, title in METRIC_TITLES.items():
+        if key not in tables:
+            continue
+        columns = tables[key]["columns"]
+        row = dict(zip(columns, next(r for r in tables[key]["rows"] if r[0] == system),
+                       strict=True))
+        macro, se = row["macro"], row["SE"]
+        interval = (macro - Z_95 * se, macro + Z_95 * se) if None not in (macro, se) else None
+        metrics.append({"name": title, "value": macro,
+                        "ci_low": interval[0] if interval else None,
+                        "ci_high": interval[1] if interval else None,
+                        "lower_is_better": False, "primary": key == PRIMARY})
+        breakdowns += [{"table": title, "row": source, "column": target,
+                        "value": row.get(pair_name(source, target))}
+                       for source in LANGUAGES for target in LANGUAGES]
+    return metrics, breakdowns
+
+
+def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
+                        systems: list[str]) -> list[dict[str, Any]]:
+    """One record per system of a freshly recomputed report (the generic fields are filled
+    in by :mod:`courtbench.leaderboard.records`)."""
+    references = [s for s in REFERENCE_SYSTEMS if s in rerun["predictions"]]
+    per_item = _per_item_rouge_l(rerun, sorted(set(systems) | set(references)))
+    options = rerun["options"]
+    records = []
+    for system in systems:
+        metrics, breakdowns = _records_metrics(report["tables"], system)
+        tests = []
+        for against in references:
+            if against == system:
+                continue
+            result = paired_bootstrap(per_item[system], per_item[against], lower_is_better=False,
+                                      n_resamples=options["resamples"], seed=options["seed"])
+            tests.append({"against": against, "delta": result["delta"],
+                          "ci_low": result["ci_low"], "ci_high": result["ci_high"],
+                          "p_better": result["p_a_better"]})
+        records.append({
+            "system": system, "reference": system in REFERENCE_SYSTEMS, "metrics": metrics,
+            "breakdowns": breakdowns, "paired_tests": tests,
+            "per_item_name": "ROUGE-L F1 ×100 per test sample",
+            "per_item_lower_is_better": False, "per_item": per_item[system],
+            **({"family": "baseline"} if system in REFERENCE_SYSTEMS else {}),
+        })
+    return records
