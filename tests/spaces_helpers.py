@@ -1,5 +1,5 @@
 """Talk to the metric modules' Space pages, each served from its own ``app.py`` in a
-subprocess (:func:`courtbench.spaces.running_pages`: ``python app.py`` in the folder, a free
+subprocess (:func:`courtbench.spaces.screenshots.running_pages`: ``python app.py`` in the folder, a free
 127.0.0.1 port, offline, no analytics). All pages start at once, once per session, so that
 their start-up (mostly imports) overlaps."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from courtbench.metric_modules import metric_folders
-from courtbench.spaces import running_pages
+from courtbench.spaces.screenshots import running_pages
 
 gradio_client = pytest.importorskip("gradio_client", reason="extra 'spaces' not installed")
 pytest.importorskip("gradio", reason="extra 'spaces' not installed")

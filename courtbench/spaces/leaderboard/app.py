@@ -1,12 +1,13 @@
-"""courtbench leaderboard: verified results of the ECtHR-NPD and SLDS benchmarks (Gradio Space).
+"""courtbench leaderboard: verified results of the benchmarks courtbench hosts (Gradio Space).
 
 Records come from the results dataset repository named in ``results_repo.txt`` (or the
 ``RESULTS_REPO`` variable), or from a local folder given as ``RESULTS_DIR`` (tests, previews).
 Each record is validated with ``results_schema.py`` — the same validator ``courtbench submit``
 runs — and invalid files are listed, never shown. Per benchmark the page has a sortable,
 filterable table (reference baselines marked ★), the grid of a two-dimensional breakdown
-(SLDS: decision × headnote language) for a chosen system, and a paired bootstrap verdict for
-a chosen pair of systems scored on the same data.
+(e.g. source × target language) for a chosen system, and a paired bootstrap verdict for a
+chosen pair of systems scored on the same data. The page names no benchmark: columns, grids
+and directions all come from the records.
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def wait_until_serving(process: subprocess.Popen, port: int, log_path: Path, *,
         with contextlib.suppress(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return
-        time.sleep(0.25)
+        time.sleep(0.2)
     raise CourtbenchError(f"{log_path.stem}: app.py did not serve within {timeout_s:g} s:\n"
                           f"{_log_tail(log_path)}")
 
