@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import fingerprint, list_files, sha256_file
 from courtbench.leaderboard.rerun import rerun_block
+from courtbench.llm import EndpointConfig
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
@@ -63,6 +64,40 @@ class EvaluationSettings:
     def from_args(cls, args: argparse.Namespace) -> EvaluationSettings:
         own = {f.name: getattr(args, f.name) for f in fields(cls) if f.name != "judge"}
         return cls(**own, judge=settings_from_evaluate_args(args))
+
+
+def _json_value(value: Any) -> Any:
+    """Dataclasses as dicts, paths as text: the JSON form of evaluation settings."""
+    if is_dataclass(value):
+        return {f.name: _json_value(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _json_value(item) for key, item in value.items()}
+    return value
+
+
+def rerun_options(settings: EvaluationSettings) -> dict[str, Any]:
+    """The evaluation settings as JSON values (the judge's endpoint and paths included)."""
+    return _json_value(settings)
+
+
+def _path(value: str | None) -> Path | None:
+    return None if value is None else Path(value)
+
+
+def settings_from_options(options: dict[str, Any]) -> EvaluationSettings:
+    """The :class:`EvaluationSettings` that :func:`rerun_options` recorded."""
+    judge = options.get("judge")
+    if judge is not None:
+        endpoint = EndpointConfig(**{**judge["endpoint"],
+                                     "cache_path": _path(judge["endpoint"]["cache_path"])})
+        judge = JudgeSettings(**{**judge, "endpoint": endpoint, "progress": False,
+                                 "system_template": _path(judge["system_template"]),
+                                 "user_template": _path(judge["user_template"]),
+                                 "demonstrations": {k: Path(v) for k, v in
+                                                    judge["demonstrations"].items()}})
+    return EvaluationSettings(**{**options, "judge": judge})
 
 
 def prediction_text(value: Any) -> str | None:
@@ -197,8 +232,6 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         "settings": {system: scores["_settings"] for system, scores in results.items()},
         "versions": {p: metadata.version(p) for p in ("sacrebleu", "rouge-score", "numpy")},
     }
-    from slds.leaderboard import rerun_options
-
     provenance["rerun"] = rerun_block(
         "slds", data_dir, {p.stem: p for p in prediction_files}, rerun_options(settings),
         ("headnote_similarity", *(["headnote_judge"] if settings.judge else [])))

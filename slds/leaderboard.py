@@ -10,64 +10,27 @@ reference baselines scored in the same report.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 from rouge_score import rouge_scorer
 
-from courtbench.llm import EndpointConfig
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.spaces.leaderboard.results_schema import paired_bootstrap
 from slds.data import read_split
 from slds.evaluation import (
     METRIC_TITLES,
-    EvaluationSettings,
     evaluate_files,
     prediction_text,
+    settings_from_options,
 )
-from slds.judge import JudgeSettings
 from slds.schema import LANGUAGES, pair_name
 
 #: The model-free baselines of ``courtbench baselines slds`` (reference rows of the page).
 REFERENCE_SYSTEMS = ("lead", "citation_lead")
 PRIMARY = "rougeL"
 Z_95 = 1.959963984540054
-
-
-def _json_value(value: Any) -> Any:
-    """Dataclasses as dicts, paths as text: the JSON form of evaluation settings."""
-    if is_dataclass(value):
-        return {f.name: _json_value(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, dict):
-        return {key: _json_value(item) for key, item in value.items()}
-    return value
-
-
-def rerun_options(settings: EvaluationSettings) -> dict[str, Any]:
-    """The evaluation settings as JSON values (the judge's endpoint and paths included)."""
-    return _json_value(settings)
-
-
-def _path(value: str | None) -> Path | None:
-    return None if value is None else Path(value)
-
-
-def settings_from_options(options: dict[str, Any]) -> EvaluationSettings:
-    """The :class:`EvaluationSettings` that :func:`rerun_options` recorded."""
-    judge = options.get("judge")
-    if judge is not None:
-        endpoint = EndpointConfig(**{**judge["endpoint"],
-                                     "cache_path": _path(judge["endpoint"]["cache_path"])})
-        judge = JudgeSettings(**{**judge, "endpoint": endpoint, "progress": False,
-                                 "system_template": _path(judge["system_template"]),
-                                 "user_template": _path(judge["user_template"]),
-                                 "demonstrations": {k: Path(v) for k, v in
-                                                    judge["demonstrations"].items()}})
-    return EvaluationSettings(**{**options, "judge": judge})
 
 
 def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:

@@ -42,6 +42,10 @@ from courtbench.publish.kinds import (
     TARGETS,
     file_problems,
 )
+from courtbench.publish.leaderboard_checks import (
+    leaderboard_space_problems,
+    results_folder_problems,
+)
 from courtbench.publish.pyimports import module_level_imports
 
 REQUIRED_DATASET_KEYS = ("pretty_name", "license", "language", "configs", "dataset_info")
@@ -375,13 +379,8 @@ def preflight(folder: Path, kind: str, uploaded: Sequence[str], *,
     if kind == METRIC:
         return check_metric(folder, uploaded)
     if kind in (LEADERBOARD, RESULTS):
-        from courtbench.publish.leaderboard_checks import (
-            leaderboard_space_problems,
-            results_folder_problems,
-        )
-
-        problems = (leaderboard_space_problems(folder, uploaded) if kind == LEADERBOARD
-                    else results_folder_problems(folder))
+        problems = (leaderboard_space_problems(folder, uploaded, metric_card_problems)
+                    if kind == LEADERBOARD else results_folder_problems(folder))
         if problems:
             raise PublishRefused(folder, kind, problems)
         return [f"{kind} folder checked: card, records and schema"]

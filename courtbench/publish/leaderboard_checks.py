@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from courtbench.hub import read_card_metadata
@@ -46,11 +46,14 @@ def unprovided_imports(folder: Path, script: str = "app.py") -> list[str]:
     return sorted(imported - provided)
 
 
-def leaderboard_space_problems(folder: Path, uploaded: Sequence[str]) -> list[str]:
-    """Why the leaderboard Space folder must not be published (empty: it may)."""
-    from courtbench.publish.checks import metric_card_problems
+def leaderboard_space_problems(folder: Path, uploaded: Sequence[str],
+                               space_card_problems: Callable[[dict, Sequence[str]], list[str]]
+                               ) -> list[str]:
+    """Why the leaderboard Space folder must not be published (empty: it may).
 
-    problems = metric_card_problems(read_card_metadata(folder), uploaded)
+    ``space_card_problems`` checks the card's Space YAML (the metric Spaces' check).
+    """
+    problems = space_card_problems(read_card_metadata(folder), uploaded)
     repo_file = folder / "results_repo.txt"
     repo = repo_file.read_text(encoding="utf-8").strip() if repo_file.is_file() else ""
     if repo.count("/") != 1:

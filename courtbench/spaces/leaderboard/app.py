@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import gradio as gr
 import pandas as pd
-from results_schema import paired_bootstrap, primary_metric, validate_result
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # the sibling validator, also when imported as a package module
+
+from results_schema import paired_bootstrap, primary_metric, validate_result  # noqa: E402
 
 
 def results_folder() -> Path:
