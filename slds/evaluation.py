@@ -27,7 +27,7 @@ from courtbench.hub.offline import hub_offline
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
-from slds.schema import LANGUAGES, PAIRS, pair_name
+from slds.schema import LANGUAGES, PAIRS, pair_name, parse_sample_id
 
 METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUGE-L F1",
                  "bleu": "BLEU", "bertscore_f1": "BERTScore F1", "judge": "LLM judge"}
@@ -179,7 +179,8 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         if system in results:
             raise CourtbenchError(f"--predictions: two files are named {system!r}; systems are "
                                   "named after the file stem")
-        predicted = read_predictions(path, "sample_id", "prediction", ids, _text)
+        predicted = read_predictions(path, "sample_id", "prediction", ids, _text,
+                                     parse_id=parse_sample_id)
         results[system] = score_system(rows, [predicted[i] for i in ids], settings)
     metrics = [m for m in METRIC_TITLES if m in next(iter(results.values()))]
     main = Table("main", f"Macro-average over language pairs ({settings.split})",
