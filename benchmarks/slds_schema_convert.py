@@ -5,13 +5,14 @@ a build of today's code: the proof that streaming changed nothing but the schema
 converts ``sample_id`` (``<decision_id>/<headnote_language>`` text -> the derived int64 id)
 and ``law_area`` (ClassLabel index -> its name), writes the result through the build's own
 :class:`courtbench.hub.streaming.ParquetStreamWriter` into a scratch folder and compares the
-files byte for byte with NEW's; then compares the two cards line by line, printing the lines
-that differ (expected: the sample_id and law_area descriptions, dataset_info features and
-num_bytes). Exit code 0 when every parquet file matches.
+files byte for byte with NEW's; then compares the cards: the YAML without dataset_info
+features and byte sizes (which the schema change changes), and the body line by line,
+printing the lines that differ (expected: the sample_id and law_area descriptions and notes). Exit code 0 when every parquet file matches.
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from courtbench.hub.card import split_card
 from courtbench.hub.streaming import ParquetStreamWriter
 from slds.law_areas import LAW_AREAS
 from slds.schema import COLUMNS, FEATURES, derived_sample_id
@@ -37,6 +39,17 @@ def convert_table(table: pa.Table) -> pa.Table:
     columns["sample_id"] = pa.array(ids, type=pa.int64())
     columns["law_area"] = pa.array(areas, type=pa.string())
     return pa.table(columns, schema=FEATURES.arrow_schema)
+
+
+def _without_schema(metadata: dict) -> dict:
+    """Card YAML without what the schema change changes: features and byte sizes."""
+    metadata = copy.deepcopy(metadata)
+    for info in metadata.get("dataset_info", []):
+        info.pop("features", None)
+        info.pop("dataset_size", None)
+        for split in info.get("splits", []):
+            split.pop("num_bytes", None)
+    return metadata
 
 
 def _sha256(path: Path) -> str:
@@ -61,12 +74,16 @@ def compare(old: Path, new: Path) -> int:
             print(f"{'identical' if same else 'DIFFERENT'}  {relative}")
     print(f"{len(old_files) - mismatches} of {len(old_files)} parquet files byte-identical "
           "after conversion")
-    old_card = (old / "README.md").read_text(encoding="utf-8").splitlines()
-    new_card = (new / "README.md").read_text(encoding="utf-8").splitlines()
-    changed = [line for line in difflib.unified_diff(old_card, new_card, "old", "new", n=0,
+    old_yaml, old_body = split_card((old / "README.md").read_text(encoding="utf-8"))
+    new_yaml, new_body = split_card((new / "README.md").read_text(encoding="utf-8"))
+    same_yaml = _without_schema(old_yaml) == _without_schema(new_yaml)
+    print("card YAML:", "identical except dataset_info features and num_bytes" if same_yaml
+          else "DIFFERENT beyond features and num_bytes")
+    changed = [line for line in difflib.unified_diff(old_body.splitlines(),
+                                                     new_body.splitlines(), "old", "new", n=0,
                                                      lineterm="")
                if line[:1] in "+-" and not line.startswith(("+++", "---"))]
-    print(f"card: {len(changed)} changed lines")
+    print(f"card body: {len(changed)} changed lines")
     print("\n".join(changed))
     print("figure", "identical" if _sha256(old / "length_distribution.png") ==
           _sha256(new / "length_distribution.png") else "DIFFERENT")

@@ -5,8 +5,8 @@ summarization-properties module, the folder audit, and interrupted builds leavin
 from __future__ import annotations
 
 import argparse
-import random
 import json
+import random
 import shutil
 from pathlib import Path
 

@@ -33,7 +33,7 @@ def test_aggregate_definition():
 def _rows():
     """Nine rows (three decisions × three headnote languages) with their output order key."""
     rows = []
-    for rank, (decision_id, (text, language)) in enumerate(TEXTS.items()):
+    for rank, (text, language) in enumerate(TEXTS.values()):
         for headnote_language, headnote in HEADNOTES.items():
             rows.append({"key": (rank, headnote_language), "decision": text,
                          "decision_language": language, "headnote": headnote,
