@@ -174,6 +174,11 @@ def test_plugin_cli_arguments(tmp_path):
     args = parser.parse_args(["--synthetic", "--decisions", "12", "--seed", "4",
                               "--last-test-year", "2023"])
     assert (args.synthetic, args.decisions, args.seed, args.last_test_year) == (True, 12, 4, 2023)
+    assert args.num_proc is None  # the build then uses the available cores
+    assert parser.parse_args(["--synthetic", "--num-proc", "1"]).num_proc == 1
+    for bad in ("0", "two"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--synthetic", "--num-proc", bad])
     with pytest.raises(SystemExit):
         parser.parse_args(["--synthetic", "--source", "x"])
     assert PLUGIN.name == "slds" and PLUGIN.audit_folder is audit_folder
