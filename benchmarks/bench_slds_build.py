@@ -117,7 +117,11 @@ def _run_sizes(sizes: tuple[int, ...], jobs: int) -> list[dict]:
 
 def main() -> dict:
     jobs = int(os.environ.get("SLDS_BENCH_JOBS", "1"))
-    runs = _run_sizes(SIZES, jobs)
+    return summarize(_run_sizes(SIZES, jobs), jobs)
+
+
+def summarize(runs: list[dict], jobs: int) -> dict:
+    """The benchmark's figures from the per-size runs (smallest first)."""
     smallest = runs[0]
     curve = [{"decisions": r["decisions"],
               "data_ratio": round(r["parquet_bytes"] / smallest["parquet_bytes"], 2),
