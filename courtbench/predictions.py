@@ -90,23 +90,44 @@ def _id_key(value: Any) -> str:
     return str(value)
 
 
+def integer_id(value: Any) -> int:
+    """A predictions file's id as an integer: a JSON integer, or its decimal text (CSV).
+
+    Raises:
+        ValueError: anything else (a bool, a fraction, other text), naming the expected form.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    raise ValueError(f"sample id {value!r} is not an integer; expected the integer sample id "
+                     f"of a dataset row (e.g. 4711)")
+
+
 def read_predictions(
     path: str | Path,
     id_column: str,
     value_column: str,
     expected_ids: Iterable[Hashable],
     parse_value: Callable[[Any], Any],
+    parse_id: Callable[[Any], Hashable] | None = None,
 ) -> dict:
     """Read one prediction per expected id from a JSON Lines or CSV file.
 
     Args:
         path: ``*.jsonl`` / ``*.ndjson`` (one JSON object per line; blank lines ignored) or
             ``*.csv`` (UTF-8, header row, RFC 4180 quoting so values may span lines).
-        id_column: field holding the sample id; matched against ``expected_ids`` by text.
+        id_column: field holding the sample id; matched against ``expected_ids`` by text,
+            or, when ``parse_id`` is given or every expected id is an integer, parsed with
+            ``parse_id`` (default :func:`integer_id`) and matched as a number (CSV "17" is 17).
         value_column: field holding the prediction.
         expected_ids: the ids of the evaluated split, each exactly once.
         parse_value: converts the raw field (JSON value, or CSV string) into the prediction;
             raises ``ValueError`` or ``TypeError`` for a bad value.
+        parse_id: converts the raw id into the dataset's id; raises ``ValueError`` (its
+            message says the expected form) for an id of the wrong form.
 
     Returns:
         ``{expected_id: parsed value}`` in the order of ``expected_ids``.
@@ -119,6 +140,10 @@ def read_predictions(
             (duplicate) and ids of the split without a prediction (missing), all listed.
     """
     path = Path(path)
+    expected_ids = list(expected_ids)
+    if parse_id is None and expected_ids and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in expected_ids):
+        parse_id = integer_id
     expected = {}
     for sample_id in expected_ids:
         key = _id_key(sample_id)
@@ -150,6 +175,11 @@ def read_predictions(
         raw_id = record[id_column]
         if raw_id is None or isinstance(raw_id, (dict, list, bool)) or str(raw_id).strip() == "":
             raise SourceError(path, f"invalid sample id {quoted(raw_id)}", line=line, column=id_column)
+        if parse_id is not None:
+            try:
+                raw_id = parse_id(raw_id)
+            except ValueError as error:
+                raise SourceError(path, str(error), line=line, column=id_column) from None
         key = _id_key(raw_id)
         try:
             value = parse_value(record[value_column])

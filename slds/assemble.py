@@ -1,155 +1,184 @@
-"""From validated rows to the Hub configs: year splits, one-shot marks, ten configs.
+"""From validated rows to the Hub configs, streamed: blocks on disk, then ten configs.
 
-Rows are sorted once by (split, language pair, year, sample_id) into one typed
-``datasets.Dataset``; every split of every config is then a contiguous slice of it
-(zero-copy ``select`` of a range), so 60,000 long rows are held in memory once.
+Rows arrive in batches in source order. :class:`RowBlocks` appends each batch to one
+scratch Arrow IPC file (LZ4-compressed), one record batch per *block* — the rows of one
+(split, language pair, year) — and remembers which record batches hold each block. The
+output order is (split, pair, year, :func:`slds.schema.row_key`), so every split of every
+config is the concatenation of its blocks in that order: :func:`write_configs` reads one
+block at a time, sorts it and appends it to the ``default`` split file and to the pair's
+split file (:class:`courtbench.hub.streaming.ParquetStreamWriter`). Memory holds one block
+and one row group per open file, not the dataset.
+
+One-shot examples: :class:`OneShotChooser` keeps, per pair, the validation row with the
+shortest decision seen so far (:mod:`slds.one_shot`); its row is copied from its block into
+the pair's ``one_shot_examples`` file.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-import datasets
-import numpy as np
 import pyarrow as pa
-from datasets.table import InMemoryTable
+import pyarrow.compute as pc
+import pyarrow.ipc as ipc
+from tqdm import tqdm
 
-from courtbench.hub import ConfigSpec
-from slds.one_shot import one_shot_index
-from slds.schema import COLUMNS, FEATURES, PAIRS, pair_name
+from courtbench.hub.streaming import ParquetStreamWriter, WrittenSplit
+from courtbench.hub.writer import data_file_path
+from slds.schema import COLUMNS, FEATURES, PAIRS, pair_name, row_key
 from slds.splits import SplitBoundaries, split_order
 
 ONE_SHOT_SPLIT = "one_shot_examples"
-TAKE_CHUNK_ROWS = 2048
 DEFAULT_CONFIG = "default"
+SCRATCH_FILE = "rows.arrow"
+PAIR_RANK: dict[str, int] = {pair_name(*pair): rank for rank, pair in enumerate(PAIRS)}
+
+Block = tuple[str, str, int]
+"""(split, pair name, year)."""
 
 
-@dataclass
-class Assembled:
-    """All rows in one Dataset, and where each split and (split, pair) block lies in it.
-
-    Attributes:
-        dataset: every row, sorted by (split, pair, year, sample_id), typed by FEATURES.
-        splits: split name -> (start, stop) row range, in split order.
-        blocks: (split, pair name) -> (start, stop) row range (only non-empty blocks).
-        one_shot: pair name -> row index of its one-shot example (pairs with validation rows).
-        columns: the same rows as Python lists by column (texts shared with the source rows,
-            law_area as label index), for statistics without converting Arrow back.
-    """
-
-    dataset: datasets.Dataset
-    splits: dict[str, tuple[int, int]]
-    blocks: dict[tuple[str, str], tuple[int, int]]
-    one_shot: dict[str, int]
-    columns: dict[str, list[Any]]
+def rows_table(rows: Sequence[dict[str, Any]]) -> pa.Table:
+    """Canonical rows as an Arrow table typed by :data:`slds.schema.FEATURES`."""
+    schema = FEATURES.arrow_schema
+    return pa.table({name: pa.array([row[name] for row in rows], type=schema.field(name).type)
+                     for name in COLUMNS}, schema=schema)
 
 
-def shared_text_column(texts: Sequence[str], keys: Sequence[str]) -> pa.ChunkedArray:
-    """Arrow string column of ``texts`` where rows with the same key share one text.
-
-    Each distinct text is converted to Arrow once and the rows are gathered with ``take``
-    in chunks of :data:`TAKE_CHUNK_ROWS`: memory stays near the final column size (building
-    60,000 long decisions row by row doubles buffers and copies), and no chunk comes near
-    the 2 GiB offset limit of an Arrow string array.
-
-    Raises:
-        ValueError: two rows with one key have different texts; storing one would drop
-            the other silently (:func:`slds.validate.validate_rows` rejects such sources).
-    """
-    position: dict[str, int] = {}
-    unique: list[str] = []
-    index = np.empty(len(texts), dtype=np.int64)
-    for row, (key, text) in enumerate(zip(keys, texts, strict=True)):
-        if key not in position:
-            position[key] = len(unique)
-            unique.append(text)
-        elif text != unique[position[key]]:
-            raise ValueError(f"row {row}: key {key!r} has a text different from that of its "
-                             f"first row; expected the rows of one key to share one text")
-        index[row] = position[key]
-    values = pa.array(unique, type=pa.string())
-    chunks = [values.take(pa.array(index[start:start + TAKE_CHUNK_ROWS]))
-              for start in range(0, len(index), TAKE_CHUNK_ROWS)]
-    return pa.chunked_array(chunks, type=pa.string())
-
-
-def assemble(rows: Sequence[dict[str, Any]], boundaries: SplitBoundaries) -> Assembled:
-    """Sort validated rows into split/pair blocks and mark the one-shot examples.
+class RowBlocks:
+    """Validated rows on disk, grouped into (split, pair, year) blocks.
 
     Args:
-        rows: canonical rows (:func:`slds.validate.validate_rows`), law_area as a label name.
+        folder: scratch folder (the caller removes it); the rows go to ``SCRATCH_FILE``.
         boundaries: the split years.
     """
-    if not rows:
-        raise ValueError("rows is empty; expected at least one validated row")
-    split_names = split_order(boundaries.split_of(row["year"]) for row in rows)
-    split_rank = {name: rank for rank, name in enumerate(split_names)}
-    pair_rank = {pair_name(*pair): rank for rank, pair in enumerate(PAIRS)}
 
-    def key(row: dict[str, Any]) -> tuple[int, int, int, str]:
-        return (split_rank[boundaries.split_of(row["year"])],
-                pair_rank[pair_name(row["decision_language"], row["headnote_language"])],
-                row["year"], row["sample_id"])
+    def __init__(self, folder: Path, boundaries: SplitBoundaries) -> None:
+        self.boundaries = boundaries
+        self.path = Path(folder) / SCRATCH_FILE
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._sink = pa.OSFile(str(self.path), "wb")
+        self._writer = ipc.new_file(self._sink, FEATURES.arrow_schema,
+                                    options=ipc.IpcWriteOptions(compression="lz4"))
+        self._batches = 0
+        self.where: dict[Block, list[int]] = {}
+        self.sizes: dict[Block, int] = {}
 
-    ordered = sorted(rows, key=key)
-    law_area = FEATURES["law_area"]
-    columns = {name: [row[name] for row in ordered] for name in COLUMNS}
-    columns["law_area"] = [law_area.str2int(name) for name in columns["law_area"]]
-    arrays = {name: pa.array(columns[name], type=FEATURES.arrow_schema.field(name).type)
-              for name in COLUMNS if name != "decision"}
-    arrays["decision"] = shared_text_column(columns["decision"], columns["decision_id"])
-    table = pa.table({name: arrays[name] for name in COLUMNS}, schema=FEATURES.arrow_schema)
-    # An explicit fingerprint: by default datasets hashes the whole in-memory table (a
-    # transient copy of every decision text).
-    fingerprint = hashlib.sha256("\n".join(columns["sample_id"]).encode()).hexdigest()[:16]
-    dataset = datasets.Dataset(InMemoryTable(table), info=datasets.DatasetInfo(features=FEATURES),
-                               fingerprint=f"slds-{fingerprint}")
+    def block_of(self, row: dict[str, Any]) -> Block:
+        """The block of one canonical row."""
+        return (self.boundaries.split_of(row["year"]),
+                pair_name(row["decision_language"], row["headnote_language"]), row["year"])
 
-    splits: dict[str, tuple[int, int]] = {}
-    blocks: dict[tuple[str, str], tuple[int, int]] = {}
-    for index, row in enumerate(ordered):
-        split = boundaries.split_of(row["year"])
+    def add(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Append a batch of canonical rows."""
+        grouped: dict[Block, list[dict[str, Any]]] = {}
+        for row in rows:
+            grouped.setdefault(self.block_of(row), []).append(row)
+        for block, members in grouped.items():
+            for batch in rows_table(members).to_batches():
+                self._writer.write_batch(batch)
+                self.where.setdefault(block, []).append(self._batches)
+                self._batches += 1
+            self.sizes[block] = self.sizes.get(block, 0) + len(members)
+
+    def close_writing(self) -> None:
+        """Finish the scratch file (before :meth:`ordered` and :meth:`read`)."""
+        if self._writer is not None:
+            self._writer.close()
+            self._sink.close()
+            self._writer = None
+
+    def splits(self) -> list[str]:
+        """Split names present, in split order."""
+        return split_order(split for split, _, _ in self.where)
+
+    def ordered(self) -> list[Block]:
+        """Every block, in output order (split, pair, year)."""
+        rank = {split: i for i, split in enumerate(self.splits())}
+        return sorted(self.where, key=lambda b: (rank[b[0]], PAIR_RANK[b[1]], b[2]))
+
+    def read(self, reader: ipc.RecordBatchFileReader, block: Block) -> pa.Table:
+        """One block's rows, sorted by :func:`slds.schema.row_key`."""
+        table = pa.Table.from_batches([reader.get_batch(i) for i in self.where[block]],
+                                      schema=FEATURES.arrow_schema)
+        keys = [row_key(d, h) for d, h in zip(table["decision_id"].to_pylist(),
+                                              table["headnote_language"].to_pylist(),
+                                              strict=True)]
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        return table.take(pa.array(order, type=pa.int64())).combine_chunks()
+
+
+class OneShotChooser:
+    """Per pair, the validation row with the shortest decision (characters), ties by the
+    smaller ``sample_id`` — the rule of :func:`slds.one_shot.one_shot_index`."""
+
+    def __init__(self) -> None:
+        self.best: dict[str, tuple[int, int]] = {}
+
+    def add(self, row: dict[str, Any], split: str) -> None:
+        if split != "validation":
+            return
         pair = pair_name(row["decision_language"], row["headnote_language"])
-        start, _ = splits.get(split, (index, index))
-        splits[split] = (start, index + 1)
-        start, _ = blocks.get((split, pair), (index, index))
-        blocks[(split, pair)] = (start, index + 1)
+        candidate = (len(row["decision"]), row["sample_id"])
+        if pair not in self.best or candidate < self.best[pair]:
+            self.best[pair] = candidate
 
-    one_shot: dict[str, int] = {}
-    for (split, pair), (start, stop) in blocks.items():
-        if split == "validation":
-            chosen = one_shot_index(columns["decision"][start:stop],
-                                    columns["sample_id"][start:stop])
-            if chosen is not None:
-                one_shot[pair] = start + chosen
-    return Assembled(dataset, splits, blocks, one_shot, columns)
+    def sample_ids(self) -> dict[str, int]:
+        """Pair name -> sample id of its one-shot row."""
+        return {pair: sample_id for pair, (_, sample_id) in self.best.items()}
 
 
-def _slice(dataset: datasets.Dataset, bounds: tuple[int, int]) -> datasets.Dataset:
-    return dataset.select(range(*bounds))
+def write_configs(folder: Path, blocks: RowBlocks, one_shot: dict[str, int], *,
+                  progress: bool | None = None) -> dict[str, dict[str, WrittenSplit]]:
+    """Write ``default`` (all rows, year splits) and one config per language pair present.
 
+    A pair config holds its rows of each year split, plus ``one_shot_examples`` when the pair
+    has validation rows; empty splits are left out (an empty split would only mislead).
 
-def make_configs(assembled: Assembled) -> list[ConfigSpec]:
-    """``default`` (all rows, year splits) and one config per language pair present.
-
-    A pair config holds its rows of each year split, plus ``one_shot_examples`` when the
-    pair has validation rows; empty splits are left out (the Hub cannot hold an empty
-    split's schema-only file meaningfully, and an empty split would only mislead).
+    Returns:
+        config -> split -> :class:`WrittenSplit`, configs in order (``default``, then the
+        pairs ``de_de`` … ``it_it``), splits in split order.
     """
-    data = assembled.dataset
-    configs = [ConfigSpec(DEFAULT_CONFIG,
-                          {split: _slice(data, bounds) for split, bounds in assembled.splits.items()},
-                          default=True)]
-    for pair in PAIRS:
-        name = pair_name(*pair)
-        splits = {split: _slice(data, assembled.blocks[(split, name)])
-                  for split in assembled.splits if (split, name) in assembled.blocks}
-        if name in assembled.one_shot:
-            index = assembled.one_shot[name]
-            splits[ONE_SHOT_SPLIT] = _slice(data, (index, index + 1))
-        if splits:
-            configs.append(ConfigSpec(name, splits))
-    return configs
+    blocks.close_writing()
+    written: dict[str, dict[str, WrittenSplit]] = {DEFAULT_CONFIG: {}}
+    written.update({pair_name(*pair): {} for pair in PAIRS})
+    shots: dict[str, pa.Table] = {}
+    open_files: dict[tuple[str, str], ParquetStreamWriter] = {}
+
+    def finish(config: str, split: str) -> None:
+        writer = open_files.pop((config, split))
+        writer.close()
+        written[config][split] = WrittenSplit(FEATURES, writer.num_rows, writer.num_bytes)
+
+    def writer_for(config: str, split: str) -> ParquetStreamWriter:
+        if (config, split) not in open_files:
+            # blocks come in (split, pair) order: a new default split ends the previous
+            # default split, a new pair block run ends the previous pair's file
+            is_default = config == DEFAULT_CONFIG
+            for other in [key for key in open_files if (key[0] == DEFAULT_CONFIG) == is_default]:
+                finish(*other)
+            open_files[(config, split)] = ParquetStreamWriter(
+                folder / data_file_path(config, split), FEATURES.arrow_schema)
+        return open_files[(config, split)]
+
+    with pa.OSFile(str(blocks.path), "rb") as source:
+        reader = ipc.open_file(source)
+        ordered = blocks.ordered()
+        for split, pair, year in tqdm(ordered, desc="slds: writing blocks", unit="block",
+                                      disable=None if progress is None else not progress):
+            table = blocks.read(reader, (split, pair, year))
+            writer_for(DEFAULT_CONFIG, split).write(table)
+            writer_for(pair, split).write(table)
+            if split == "validation" and pair in one_shot:
+                chosen = table.filter(pc.equal(table["sample_id"], one_shot[pair]))
+                if chosen.num_rows:
+                    shots[pair] = chosen
+        for key in list(open_files):
+            finish(*key)
+    for pair, table in shots.items():
+        with ParquetStreamWriter(folder / data_file_path(pair, ONE_SHOT_SPLIT),
+                                 FEATURES.arrow_schema) as writer:
+            writer.write(table)
+        written[pair][ONE_SHOT_SPLIT] = WrittenSplit(FEATURES, writer.num_rows, writer.num_bytes)
+    return {config: splits for config, splits in written.items() if splits}

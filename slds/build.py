@@ -1,39 +1,65 @@
 """Build the SLDS Hub folder from a source (or the synthetic stand-in) and report on it.
 
-``read → validate → assemble (splits, one-shot, configs) → card statistics → write``; the
-write is all-or-nothing (:func:`courtbench.hub.write_hub_folder` builds in a temporary
-folder and renames it into place), so a failed or interrupted build leaves nothing.
+The build streams: ``read → validate → blocks on disk + card counts + summarization
+properties (in worker processes), batch by batch → write every config/split from the blocks
+→ card``. Memory holds one batch, one block and one row group per open parquet file, plus
+small per-row facts — not the dataset (``python -m benchmarks slds_build`` measures it). The
+write is all-or-nothing (:func:`courtbench.hub.streaming.write_streamed_hub_folder` builds
+in a temporary folder and renames it into place; the scratch blocks live in a sub-folder of
+it that is removed before the rename), so a failed or interrupted build leaves nothing.
 """
 
 from __future__ import annotations
 
+import shutil
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from courtbench.hub import HubFolderReport, write_hub_folder
+from tqdm import tqdm
+
+from courtbench.errors import SourceError
+from courtbench.hub import HubFolderReport
+from courtbench.hub.streaming import StreamedFolder, write_streamed_hub_folder
 from courtbench.resources import package_path
-from slds.assemble import ONE_SHOT_SPLIT, assemble, make_configs
+from slds.assemble import (
+    DEFAULT_CONFIG,
+    ONE_SHOT_SPLIT,
+    PAIR_RANK,
+    OneShotChooser,
+    RowBlocks,
+    write_configs,
+)
 from slds.card import (
+    CARD_PROPERTIES,
+    CardStatistics,
     language_table,
     law_area_table,
     length_figure,
-    properties_by_split,
+    load_properties_module,
     properties_rows,
 )
 from slds.language import DETECTOR_NAME
-from slds.readers import SourceRead, guess_format, read_source
-from slds.readers.wide import melt_wide_records
-from slds.schema import FIELD_DESCRIPTIONS
-from slds.splits import SplitBoundaries
-from slds.synthetic import generate_wide_rows
-from slds.validate import ValidatedRows, validate_rows
+from slds.law_areas import LAW_AREAS
+from slds.properties import PropertiesRunner
+from slds.readers import SourceRead, guess_format, stream_source
+from slds.readers.base import RawRow
+from slds.readers.wide import iter_melted
+from slds.schema import FIELD_DESCRIPTIONS, pair_name, row_key
+from slds.splits import SplitBoundaries, split_order
+from slds.synthetic import iter_wide_rows
+from slds.validate import DetectedLanguage, RowValidator
 
 CARD_TEMPLATE = package_path("slds", "card_template.md")
 FIGURE_NAME = "length_distribution.png"
 DEFAULT_SYNTHETIC_DECISIONS = 20_000
 SLDS_LICENSE = "cc-by-4.0"
+BATCH_ROWS = 600
+"""Rows per streamed batch (cut at a decision boundary): one properties task, one append
+to the scratch blocks."""
+SCRATCH_FOLDER = ".build-scratch"
 
 
 @dataclass
@@ -79,102 +105,172 @@ def card_metadata(rows: int, *, synthetic: bool, license_id: str) -> dict[str, A
     }
 
 
+def validated_batches(validator: RowValidator, raw_rows: Iterable[RawRow], *,
+                      batch_rows: int = BATCH_ROWS) -> Iterator[list[dict[str, Any]]]:
+    """Canonical rows in batches of about ``batch_rows``, each cut where the decision
+    changes (so the rows of a decision given together stay in one batch)."""
+    batch: list[dict[str, Any]] = []
+    for raw in raw_rows:
+        row = validator.validate(raw)
+        if len(batch) >= batch_rows and row["decision_id"] != batch[-1]["decision_id"]:
+            yield batch
+            batch = []
+        batch.append(row)
+    if batch:
+        yield batch
+
+
+@dataclass
+class _Streamed:
+    """What the streaming pass collected besides the blocks."""
+
+    stats: CardStatistics
+    detected: list[DetectedLanguage]
+    law_areas_derived: int
+    properties: dict[str, dict[str, dict[str, Any]]] | None
+
+
 def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
                     boundaries: SplitBoundaries | None = None, synthetic: dict | None = None,
-                    license_id: str = SLDS_LICENSE, properties_loader=None) -> BuildResult:
-    """Validate ``source``'s rows, assemble the configs and write the Hub folder ``out_dir``.
+                    license_id: str = SLDS_LICENSE, properties_loader=None,
+                    num_proc: int | None = None, progress: bool | None = None) -> BuildResult:
+    """Validate ``source``'s rows as they stream, write the configs and the Hub folder.
 
     Args:
         out_dir: the Hub folder (replaced only when everything succeeded).
-        source: rows from a reader (or the melted synthetic rows).
+        source: rows from a reader (a list or a one-pass iterator) or the synthetic rows.
         source_format: ``slds``, ``wide``, ``entscheidsuche`` or ``synthetic`` (for the card).
         boundaries: split years (default: train ≤ 2021, validation 2022, test 2023–2024).
         synthetic: ``{"decisions", "seed"}`` when the rows are synthetic (labels the card).
         license_id: the card's licence.
         properties_loader: replaces :func:`courtbench.metric_modules.load_metric_module`
             (tests).
+        num_proc: processes for the summarization properties (default: the available CPUs);
+            the card is the same for any value.
+        progress: tqdm bars (``None``: only on a terminal).
+
+    Raises:
+        SourceError: an invalid row (file, record, field, value), or a source without rows.
     """
     bounds = boundaries or SplitBoundaries()
     timings: dict[str, float] = {}
-    start = time.perf_counter()
-    validated: ValidatedRows = validate_rows(source.rows)
-    timings["validate"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    assembled = assemble(validated.rows, bounds)
-    configs = make_configs(assembled)
-    timings["assemble"] = time.perf_counter() - start
-
     loader_kwargs = {"loader": properties_loader} if properties_loader else {}
-    properties, properties_note, timings["card_statistics"] = properties_by_split(
-        assembled, **loader_kwargs)
-    decisions = len(set(assembled.columns["decision_id"]))
-    context = {
-        "synthetic": synthetic,
-        "source_format": source_format,
-        "n_rows": assembled.dataset.num_rows,
-        "n_decisions": decisions,
-        "fields": FIELD_DESCRIPTIONS,
-        "boundaries": bounds,
-        "split_names": list(assembled.splits),
-        "language_rows": language_table(assembled),
-        "law_area_rows": law_area_table(assembled),
-        "one_shot_split": ONE_SHOT_SPLIT,
-        "one_shot_pairs": sorted(assembled.one_shot),
-        "properties": properties_rows(properties) if properties else None,
-        "properties_note": properties_note,
-        "detected": validated.detected,
-        "detector": DETECTOR_NAME,
-        "law_areas_derived": validated.law_areas_derived,
-        "skipped": dict(source.skipped),
-        "figure": FIGURE_NAME,
-        "license": license_id,
-    }
-    start = time.perf_counter()
-    report = write_hub_folder(
-        Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
-        card_metadata=card_metadata(assembled.dataset.num_rows, synthetic=bool(synthetic),
-                                    license_id=license_id),
-        figures={FIGURE_NAME: length_figure(assembled)})
-    timings["write"] = time.perf_counter() - start
+    module, properties_note = load_properties_module(**loader_kwargs)
+
+    def stream(scratch: Path) -> tuple[RowBlocks, OneShotChooser, _Streamed]:
+        runner = (PropertiesRunner(module, [name for name, _ in CARD_PROPERTIES],
+                                   num_proc=num_proc) if module is not None else None)
+        try:
+            blocks, shots, stats = RowBlocks(scratch, bounds), OneShotChooser(), CardStatistics()
+            validator = RowValidator()
+            start = time.perf_counter()
+            bar = tqdm(desc="slds: reading rows", unit="row",
+                       disable=None if progress is None else not progress)
+            for batch in validated_batches(validator, source.rows):
+                splits = [bounds.split_of(row["year"]) for row in batch]
+                for row, split in zip(batch, splits, strict=True):
+                    stats.add(row, split)
+                    shots.add(row, split)
+                blocks.add(batch)
+                if runner is not None:
+                    order = [(PAIR_RANK[pair_name(r["decision_language"], r["headnote_language"])],
+                              r["year"], row_key(r["decision_id"], r["headnote_language"]))
+                             for r in batch]
+                    runner.submit(splits, order, tuple(
+                        [r[name] for r in batch] for name in
+                        ("decision", "headnote", "decision_language", "headnote_language")))
+                bar.update(len(batch))
+            bar.close()
+            timings["stream"] = time.perf_counter() - start
+            if stats.n_rows == 0:
+                raise SourceError(Path(source.path), "no rows; expected at least one row")
+            start = time.perf_counter()
+            tables = runner.finish() if runner is not None else None
+            timings["properties_finish"] = time.perf_counter() - start
+        finally:
+            if runner is not None:
+                runner.close()
+        properties = ({split: tables[split] for split in split_order(tables)}
+                      if tables is not None else None)
+        return blocks, shots, _Streamed(stats, validator.detected_languages(),
+                                        validator.law_areas_derived, properties)
+
+    def produce(folder: Path) -> StreamedFolder:
+        scratch = folder / SCRATCH_FOLDER
+        try:
+            blocks, shots, streamed = stream(scratch)
+            start = time.perf_counter()
+            configs = write_configs(folder, blocks, shots.sample_ids(), progress=progress)
+            timings["write"] = time.perf_counter() - start
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        stats = streamed.stats
+        context = {
+            "synthetic": synthetic,
+            "source_format": source_format,
+            "n_rows": stats.n_rows,
+            "n_decisions": len(stats.decisions),
+            "fields": FIELD_DESCRIPTIONS,
+            "law_areas": list(LAW_AREAS),
+            "boundaries": bounds,
+            "split_names": stats.split_names(),
+            "language_rows": language_table(stats),
+            "law_area_rows": law_area_table(stats),
+            "one_shot_split": ONE_SHOT_SPLIT,
+            "one_shot_pairs": sorted(p for p, s in configs.items() if ONE_SHOT_SPLIT in s),
+            "properties": properties_rows(streamed.properties) if streamed.properties else None,
+            "properties_note": properties_note,
+            "detected": streamed.detected,
+            "detector": DETECTOR_NAME,
+            "law_areas_derived": streamed.law_areas_derived,
+            "skipped": dict(source.skipped),
+            "figure": FIGURE_NAME,
+            "license": license_id,
+        }
+        return StreamedFolder(
+            configs=configs, default=DEFAULT_CONFIG, card_context=context,
+            card_metadata=card_metadata(stats.n_rows, synthetic=bool(synthetic),
+                                        license_id=license_id),
+            figures={FIGURE_NAME: length_figure(stats)}, result=streamed)
+
+    report, streamed = write_streamed_hub_folder(Path(out_dir), produce,
+                                                 card_template=CARD_TEMPLATE)
     return BuildResult(
         source=str(source.path), source_format=source_format, records=source.records,
-        skipped=dict(source.skipped), rows=assembled.dataset.num_rows, decisions=decisions,
-        detected_languages=validated.detected, law_areas_derived=validated.law_areas_derived,
-        split_sizes=report.split_sizes, properties_note=properties_note, report=report,
-        timings=timings, synthetic=bool(synthetic))
+        skipped=dict(source.skipped), rows=streamed.stats.n_rows,
+        decisions=len(streamed.stats.decisions), detected_languages=streamed.detected,
+        law_areas_derived=streamed.law_areas_derived, split_sizes=report.split_sizes,
+        properties_note=properties_note, report=report, timings=timings,
+        synthetic=bool(synthetic))
 
 
 def build_folder(out_dir: Path, source_path: Path, *, source_format: str | None = None,
                  boundaries: SplitBoundaries | None = None, license_id: str = SLDS_LICENSE,
-                 properties_loader=None) -> BuildResult:
-    """Read a source file (or directory) and build the Hub folder; see :func:`build_from_rows`."""
-    start = time.perf_counter()
+                 properties_loader=None, num_proc: int | None = None,
+                 progress: bool | None = None) -> BuildResult:
+    """Stream a source file (or directory) into the Hub folder; see :func:`build_from_rows`."""
     fmt = source_format or guess_format(Path(source_path))
-    source = read_source(Path(source_path), fmt)
-    read_seconds = time.perf_counter() - start
-    result = build_from_rows(out_dir, source, source_format=fmt, boundaries=boundaries,
-                             license_id=license_id, properties_loader=properties_loader)
-    result.timings = {"read": read_seconds, **result.timings}
-    return result
+    source = stream_source(Path(source_path), fmt)
+    return build_from_rows(out_dir, source, source_format=fmt, boundaries=boundaries,
+                           license_id=license_id, properties_loader=properties_loader,
+                           num_proc=num_proc, progress=progress)
 
 
 def build_synthetic(out_dir: Path, *, decisions: int = DEFAULT_SYNTHETIC_DECISIONS,
                     seed: int = 0, boundaries: SplitBoundaries | None = None,
-                    properties_loader=None) -> BuildResult:
-    """Generate ``decisions`` synthetic decisions (3 rows each) and build the Hub folder."""
+                    properties_loader=None, num_proc: int | None = None,
+                    progress: bool | None = None) -> BuildResult:
+    """Generate ``decisions`` synthetic decisions (3 rows each) as the build consumes them
+    and build the Hub folder (generation time is part of the ``stream`` phase)."""
     bounds = boundaries or SplitBoundaries()
-    start = time.perf_counter()
-    wide = generate_wide_rows(decisions, seed=seed, boundaries=bounds)
     label = Path(f"<synthetic decisions={decisions} seed={seed}>")
-    rows = melt_wide_records(enumerate(wide, start=1), label)
-    source = SourceRead(path=label, rows=rows, records=len(wide))
-    generate_seconds = time.perf_counter() - start
-    result = build_from_rows(out_dir, source, source_format="synthetic", boundaries=bounds,
-                             synthetic={"decisions": decisions, "seed": seed},
-                             properties_loader=properties_loader)
-    result.timings = {"generate": generate_seconds, **result.timings}
-    return result
+    wide = iter_wide_rows(decisions, seed=seed, boundaries=bounds)
+    rows = iter_melted(enumerate(wide, start=1), label)
+    source = SourceRead(path=label, rows=rows, records=decisions)
+    return build_from_rows(out_dir, source, source_format="synthetic", boundaries=bounds,
+                           synthetic={"decisions": decisions, "seed": seed},
+                           properties_loader=properties_loader, num_proc=num_proc,
+                           progress=progress)
 
 
 def format_report(result: BuildResult) -> str:

@@ -2,16 +2,15 @@
 
 - :func:`language_table`: decisions per split × decision language;
 - :func:`law_area_table`: decisions per law area × split;
-- :func:`properties_by_split`: the summarization-properties aggregates per split of the
-  ``default`` config, computed with the metric module ``slds/metrics/summarization_properties``
-  (loaded by path); when that module is not installed the card says the table is not
-  computed — no placeholder numbers;
+- :class:`CardStatistics`: what those tables and the figure need, accumulated row by row;
+- :func:`load_properties_module`: the metric module ``slds/metrics/summarization_properties``
+  (loaded by path) whose per-split aggregates :mod:`slds.properties` computes; when that
+  module is not installed the card says the table is not computed — no placeholder numbers;
 - :func:`length_figure`: histogram PNG of decision and headnote lengths.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -20,10 +19,9 @@ from typing import Any
 
 from courtbench.errors import CourtbenchError
 from courtbench.metric_modules import load_metric_module
-from slds.assemble import Assembled
 from slds.law_areas import LAW_AREAS
-from slds.properties import split_properties
 from slds.schema import LANGUAGES
+from slds.splits import split_order
 
 PROPERTIES_MODULE = "summarization_properties"
 CARD_PROPERTIES: tuple[tuple[str, str], ...] = (
@@ -38,57 +36,74 @@ CARD_PROPERTIES: tuple[tuple[str, str], ...] = (
 """Properties shown in the card, in order, with their row titles."""
 
 
-def _decision_rows(assembled: Assembled, start: int, stop: int) -> dict[str, tuple[str, int]]:
-    """decision_id -> (decision language, law-area label) for rows ``start:stop``."""
-    columns = assembled.columns
-    return {columns["decision_id"][i]: (columns["decision_language"][i], columns["law_area"][i])
-            for i in range(start, stop)}
+class CardStatistics:
+    """Counts for the card, accumulated row by row as the build streams (no texts kept).
+
+    Keeps per decision its split, language and law area and its decision length in words;
+    per row its headnote length in words and its split.
+    """
+
+    def __init__(self) -> None:
+        self.decisions: dict[str, tuple[str, str, str]] = {}
+        self.decision_words: dict[str, int] = {}
+        self.headnote_words: list[int] = []
+        self.rows_per_split: Counter = Counter()
+
+    def add(self, row: dict[str, Any], split: str) -> None:
+        """Count one canonical row of ``split``."""
+        decision_id = row["decision_id"]
+        if decision_id not in self.decisions:
+            self.decisions[decision_id] = (split, row["decision_language"], row["law_area"])
+            self.decision_words[decision_id] = len(row["decision"].split())
+        self.headnote_words.append(len(row["headnote"].split()))
+        self.rows_per_split[split] += 1
+
+    @property
+    def n_rows(self) -> int:
+        return sum(self.rows_per_split.values())
+
+    def split_names(self) -> list[str]:
+        return split_order(self.rows_per_split)
 
 
-def language_table(assembled: Assembled) -> list[list[Any]]:
+def language_table(stats: CardStatistics) -> list[list[Any]]:
     """Rows ``[split, decisions de, fr, it, total decisions, rows]`` per split, then total."""
+    per_split = {split: Counter() for split in stats.split_names()}
+    for split, language, _ in stats.decisions.values():
+        per_split[split][language] += 1
     table, totals = [], Counter()
-    for split, (start, stop) in assembled.splits.items():
-        counts = Counter(language for language, _ in _decision_rows(assembled, start, stop).values())
+    for split, counts in per_split.items():
+        rows = stats.rows_per_split[split]
         totals.update(counts)
-        totals["rows"] += stop - start
-        table.append([split, *(counts[x] for x in LANGUAGES), sum(counts.values()), stop - start])
+        totals["rows"] += rows
+        table.append([split, *(counts[x] for x in LANGUAGES), sum(counts.values()), rows])
     table.append(["all", *(totals[x] for x in LANGUAGES), sum(totals[x] for x in LANGUAGES),
                   totals["rows"]])
     return table
 
 
-def law_area_table(assembled: Assembled) -> list[list[Any]]:
+def law_area_table(stats: CardStatistics) -> list[list[Any]]:
     """Rows ``[law area, decisions per split …, total]`` for the law areas that occur."""
-    per_split = {split: Counter(area for _, area in _decision_rows(assembled, *bounds).values())
-                 for split, bounds in assembled.splits.items()}
+    splits = stats.split_names()
+    per_split = {split: Counter() for split in splits}
+    for split, _, area in stats.decisions.values():
+        per_split[split][area] += 1
     rows = []
-    for label, name in enumerate(LAW_AREAS):
-        counts = [per_split[split][label] for split in assembled.splits]
+    for name in LAW_AREAS:
+        counts = [per_split[split][name] for split in splits]
         if sum(counts):
             rows.append([name.replace("_", " "), *counts, sum(counts)])
     return rows
 
 
-def properties_by_split(assembled: Assembled, *,
-                        loader: Callable[[str], ModuleType] = load_metric_module
-                        ) -> tuple[dict[str, dict[str, dict[str, Any]]] | None, str, float]:
-    """Summarization-properties aggregates per split of the ``default`` config.
-
-    Each split's rows are computed once, spread over processes by decision
-    (:func:`slds.properties.split_properties`). Returns ``(tables, note, seconds)``: ``tables`` maps split -> property ->
-    {mean, std, min, median, max, n} (``None`` when the metric module is not installed,
-    with ``note`` saying so), and the wall-clock seconds spent.
-    """
+def load_properties_module(loader: Callable[[str], ModuleType] = load_metric_module
+                           ) -> tuple[ModuleType | None, str]:
+    """``(module, note)``: the ``summarization_properties`` module, or ``None`` with a note
+    saying why the card's table is not computed."""
     try:
-        module = loader(PROPERTIES_MODULE)
+        return loader(PROPERTIES_MODULE), f"computed with slds/metrics/{PROPERTIES_MODULE}"
     except CourtbenchError as error:
-        return None, f"not computed: the metric module is not available ({error})", 0.0
-    start_time = time.perf_counter()
-    tables = split_properties(module, assembled.columns, assembled.splits,
-                              [name for name, _ in CARD_PROPERTIES])
-    seconds = time.perf_counter() - start_time
-    return tables, f"computed with slds/metrics/{PROPERTIES_MODULE}", seconds
+        return None, f"not computed: the metric module is not available ({error})"
 
 
 def properties_rows(tables: dict[str, dict[str, dict[str, Any]]]) -> dict[str, list[list[Any]]]:
@@ -102,18 +117,15 @@ def properties_rows(tables: dict[str, dict[str, dict[str, Any]]]) -> dict[str, l
             for split, table in tables.items()}
 
 
-def length_figure(assembled: Assembled) -> Callable[[Path], None]:
+def length_figure(stats: CardStatistics) -> Callable[[Path], None]:
     """Return a function that writes the decision/headnote length histogram PNG.
 
     Lengths are whitespace-separated words (one per unique decision; one per headnote row),
     on log-scaled bins. Raises ImportError inside the returned function when matplotlib
     (the ``plots`` extra) is missing, which the Hub writer reports as a skipped figure.
     """
-    columns = assembled.columns
-    decisions = {columns["decision_id"][i]: columns["decision"][i]
-                 for i in range(len(columns["decision_id"]))}
-    decision_words = [len(text.split()) for text in decisions.values()]
-    headnote_words = [len(text.split()) for text in columns["headnote"]]
+    decision_words = list(stats.decision_words.values())
+    headnote_words = stats.headnote_words
 
     def draw(path: Path) -> None:
         import matplotlib

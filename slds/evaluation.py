@@ -40,7 +40,7 @@ from slds.judge import (
     run_failure,
     settings_from_evaluate_args,
 )
-from slds.schema import LANGUAGES, PAIRS, pair_name
+from slds.schema import LANGUAGES, PAIRS, pair_name, parse_sample_id
 
 METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUGE-L F1",
                  "bleu": "BLEU", "bertscore_f1": "BERTScore F1", "judge": "LLM judge"}
@@ -211,7 +211,8 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         if system in results:
             raise CourtbenchError(f"--predictions: two files are named {system!r}; systems are "
                                   "named after the file stem")
-        predicted = read_predictions(path, "sample_id", "prediction", ids, prediction_text)
+        predicted = read_predictions(path, "sample_id", "prediction", ids, prediction_text,
+                                     parse_id=parse_sample_id)
         texts = [predicted[i] or "" for i in ids]
         failed[system] = sum(predicted[i] is None for i in ids)
         empty[system] = sum(not text.strip() for text in texts) - failed[system]

@@ -1,7 +1,9 @@
 """One-shot examples: per language pair, the validation row with the shortest decision.
 
 "Shortest" is by number of characters of the decision text; ties go to the smaller
-``sample_id``. A pair without validation rows has no one-shot example.
+``sample_id`` (an int64). A pair without validation rows has no one-shot example. The
+streamed build applies the same rule row by row (:class:`slds.assemble.OneShotChooser`);
+the folder audit checks the written rows with :func:`one_shot_index`.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def one_shot_index(decisions: Sequence[str], sample_ids: Sequence[str]) -> int | None:
+def one_shot_index(decisions: Sequence[str], sample_ids: Sequence[int]) -> int | None:
     """Index of the one-shot row among one pair's validation rows, ``None`` when empty.
 
     Args:

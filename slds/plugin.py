@@ -28,6 +28,7 @@ from slds.evaluation import add_evaluate_arguments, evaluate
 from slds.generate import add_generate_arguments, generate
 from slds.judge import add_judge_arguments, judge
 from slds.leaderboard import leaderboard_records, rescore_report
+from slds.properties import default_num_proc
 from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
 
@@ -53,11 +54,25 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--license", default=SLDS_LICENSE, dest="license_id",
                         help=f"with --source: the licence the source states "
                              f"(default {SLDS_LICENSE}, as SLDS)")
+    parser.add_argument("--num-proc", type=_positive, default=None,
+                        help="processes for the card's summarization properties (default: the "
+                             f"available cores, here {default_num_proc()}); the result is the "
+                             "same for any value")
     parser.add_argument("--last-train-year", type=int, default=_DEFAULTS.last_train_year)
     parser.add_argument("--last-validation-year", type=int,
                         default=_DEFAULTS.last_validation_year)
     parser.add_argument("--last-test-year", type=int, default=_DEFAULTS.last_test_year,
                         help="later years go to their own split test_<year>")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of processes")
+    return value
 
 
 def build(args: argparse.Namespace) -> int:
@@ -72,10 +87,11 @@ def build(args: argparse.Namespace) -> int:
                                   f"{MIN_SYNTHETIC_DECISIONS} (train plus 3 validation and 3 "
                                   "test decisions)")
         result = build_synthetic(args.out, decisions=args.decisions, seed=args.seed,
-                                 boundaries=boundaries)
+                                 boundaries=boundaries, num_proc=args.num_proc)
     else:
         result = build_folder(args.out, args.source, source_format=args.source_format,
-                              boundaries=boundaries, license_id=args.license_id)
+                              boundaries=boundaries, license_id=args.license_id,
+                              num_proc=args.num_proc)
     print(format_report(result))
     return 0
 

@@ -1,19 +1,24 @@
-"""Summarization properties per split, with the metric module ``summarization_properties``,
-spread over processes.
+"""Summarization properties of a streamed build, batch by batch, over ``num_proc`` processes.
 
-The metric module tokenizes each decision once per call (a decision is shared by its three
-rows), so rows are handed out by decision: the decisions of a split are dealt round-robin
-into chunks, each chunk is one ``summarization_properties(..., return_per_pair=True)``
-call in a forked worker, and the per-pair values are aggregated here exactly as the
-module's ``aggregates`` are (mean, sample std with ddof = 1, min, median, max over the
-non-null values; n = their count). Formulaicness is not part of the card table, so chunk
-calls ask for the smallest formulaicness work the module accepts.
+The build hands every batch of validated rows to :meth:`PropertiesRunner.submit` as it
+reads them; each batch is one ``summarization_properties(..., return_per_pair=True)`` call
+of the metric module (it tokenizes a decision once per call, and the build cuts batches at
+decision boundaries), run in a forked worker when ``num_proc > 1`` (at most
+:data:`IN_FLIGHT_PER_PROCESS` batches per worker queued, so memory stays bounded) or in this
+process when ``num_proc == 1``. Per-pair values are kept with each row's place in the
+output; :meth:`PropertiesRunner.finish` puts every split's values in row order and
+aggregates them exactly as the module's ``aggregates`` are (mean, sample std with ddof = 1,
+min, median, max over the non-null values; n = their count). Per-pair values do not depend
+on the batch or the process, and the aggregation order is the output's row order: the same
+tables for any ``num_proc``. Formulaicness is not part of the card table, so batch calls ask
+for the smallest formulaicness work the module accepts.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Hashable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -21,11 +26,19 @@ import numpy as np
 
 from courtbench.compat import available_cores
 
-CHUNKS_PER_PROCESS = 4
-MIN_ROWS_TO_FORK = 600
-"""Splits with fewer rows are computed in this process (forking costs more than it saves)."""
+IN_FLIGHT_PER_PROCESS = 2
+"""Batches queued per worker before :meth:`PropertiesRunner.submit` waits for the oldest."""
 
-_STATE: dict[str, Any] = {}  # read by forked workers: module, columns, property names
+WARM_UP = (["Text.", "Texte.", "Testo."], ["Kopf.", "Tête.", "Testa."], ["de", "fr", "it"],
+           ["de", "fr", "it"])
+"""One tiny pair per language: loads the module's tokenizers in the parent before forking."""
+
+_STATE: dict[str, Any] = {}  # read by forked workers: module, property names
+
+
+def default_num_proc() -> int:
+    """The CPUs this process may use (:func:`courtbench.compat.available_cores`)."""
+    return available_cores()
 
 
 def aggregate(values: Sequence[float | None]) -> dict[str, Any]:
@@ -40,58 +53,86 @@ def aggregate(values: Sequence[float | None]) -> dict[str, Any]:
             "max": float(defined.max()), "n": n}
 
 
-def _chunk(indices: list[int]) -> dict[str, list[float | None]]:
-    module, columns, names = _STATE["module"], _STATE["columns"], _STATE["names"]
+def _batch_values(texts: tuple[list[str], list[str], list[str], list[str]]
+                  ) -> dict[str, list[float | None]]:
+    """Per-pair values of ``names`` for one batch (decisions, headnotes, their languages)."""
+    module, names = _STATE["module"], _STATE["names"]
+    decisions, headnotes, decision_languages, headnote_languages = texts
     result = module.summarization_properties(
-        [columns["decision"][i] for i in indices], [columns["headnote"][i] for i in indices],
-        [columns["decision_language"][i] for i in indices],
-        [columns["headnote_language"][i] for i in indices],
+        decisions, headnotes, decision_languages, headnote_languages,
         formulaicness_subset_size=2, formulaicness_subsets=1, return_per_pair=True)
     return {name: result["per_pair"][name] for name in names}
 
 
-def _chunks(columns: dict[str, list[Any]], start: int, stop: int, count: int) -> list[list[int]]:
-    """Row indices of ``start:stop`` dealt into ``count`` chunks, a decision's rows together."""
-    by_decision: dict[str, list[int]] = {}
-    for i in range(start, stop):
-        by_decision.setdefault(columns["decision_id"][i], []).append(i)
-    chunks: list[list[int]] = [[] for _ in range(count)]
-    for number, rows in enumerate(by_decision.values()):
-        chunks[number % count].extend(rows)
-    return [chunk for chunk in chunks if chunk]
+class PropertiesRunner:
+    """Per-pair summarization properties of submitted batches; per-split aggregates at the end.
 
-
-def split_properties(module: ModuleType, columns: dict[str, list[Any]],
-                     splits: dict[str, tuple[int, int]], names: Sequence[str], *,
-                     processes: int | None = None) -> dict[str, dict[str, dict[str, Any]]]:
-    """Aggregates of ``names`` per split: split -> property -> {mean, std, min, median, max, n}.
+    Create it before the build holds much memory: the workers are forked here.
 
     Args:
         module: the loaded ``summarization_properties`` metric module.
-        columns: row values by column (``decision``, ``headnote``, the two languages,
-            ``decision_id``).
-        splits: split -> (start, stop) row range in ``columns``.
         names: property names of the module's ``per_pair`` output.
-        processes: worker processes (default: the CPUs this process may use).
+        num_proc: processes (default: the CPUs this process may use); 1 computes in this
+            process.
     """
-    processes = processes or available_cores()
-    forked = processes > 1 and any(stop - start >= MIN_ROWS_TO_FORK
-                                   for start, stop in splits.values())
-    _STATE.update(module=module, columns=columns, names=tuple(names))
-    pool = multiprocessing.get_context("fork").Pool(processes) if forked else None
-    try:
-        results: dict[str, dict[str, dict[str, Any]]] = {}
-        for split, (start, stop) in splits.items():
-            if pool is not None and stop - start >= MIN_ROWS_TO_FORK:
-                parts = pool.map(_chunk, _chunks(columns, start, stop,
-                                                 processes * CHUNKS_PER_PROCESS))
-            else:
-                parts = [_chunk(list(range(start, stop)))]
-            results[split] = {name: aggregate([v for part in parts for v in part[name]])
-                              for name in names}
-        return results
-    finally:
-        if pool is not None:
-            pool.terminate()  # workers are idle once map returned; on an error, stop them
-            pool.join()
+
+    def __init__(self, module: ModuleType, names: Sequence[str], *,
+                 num_proc: int | None = None) -> None:
+        self.names = tuple(names)
+        self.num_proc = default_num_proc() if num_proc is None else num_proc
+        if self.num_proc < 1:
+            raise ValueError(f"num_proc = {self.num_proc}; expected a positive number of "
+                             "processes")
+        _STATE.update(module=module, names=self.names)
+        self._pool = None
+        if self.num_proc > 1:
+            _batch_values(WARM_UP)  # import the tokenizers once, before the workers fork
+            self._pool = multiprocessing.get_context("fork").Pool(self.num_proc)
+        self._pending: deque = deque()
+        self._values: dict[str, list[tuple[Hashable, dict[str, float | None]]]] = {}
+
+    def submit(self, splits: Sequence[str], order_keys: Sequence[Hashable],
+               texts: tuple[list[str], list[str], list[str], list[str]]) -> None:
+        """Queue one batch: each row's split and its sort key within the split (the output's
+        row order), and the rows' decisions, headnotes, decision and headnote languages."""
+        if self._pool is None:
+            self._store(splits, order_keys, _batch_values(texts))
+            return
+        self._pending.append((splits, order_keys, self._pool.apply_async(_batch_values,
+                                                                         (texts,))))
+        while len(self._pending) > IN_FLIGHT_PER_PROCESS * self.num_proc:
+            self._collect_oldest()
+
+    def _collect_oldest(self) -> None:
+        splits, order_keys, pending = self._pending.popleft()
+        self._store(splits, order_keys, pending.get())
+
+    def _store(self, splits: Sequence[str], order_keys: Sequence[Hashable],
+               values: dict[str, list[float | None]]) -> None:
+        for row, (split, key) in enumerate(zip(splits, order_keys, strict=True)):
+            self._values.setdefault(split, []).append(
+                (key, {name: values[name][row] for name in self.names}))
+
+    def finish(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Wait for every batch; split -> property -> {mean, std, min, median, max, n}, each
+        aggregated over the split's rows in output order."""
+        try:
+            while self._pending:
+                self._collect_oldest()
+        finally:
+            self.close()
+        tables = {}
+        for split, rows in self._values.items():
+            rows.sort(key=lambda item: item[0])
+            tables[split] = {name: aggregate([values[name] for _, values in rows])
+                             for name in self.names}
+        return tables
+
+    def close(self) -> None:
+        """Stop the workers (idle once every result is in; on an error, stop them anyway)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+        self._pending.clear()
         _STATE.clear()

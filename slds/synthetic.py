@@ -28,6 +28,7 @@ Decision ids start with ``SYN-`` and URLs with ``synthetic://``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -300,7 +301,13 @@ class SyntheticGenerator:
 
 def generate_wide_rows(decisions: int, *, seed: int = 0,
                        boundaries: SplitBoundaries | None = None) -> list[dict[str, Any]]:
-    """Return ``decisions`` synthetic wide rows, deterministic in ``seed``.
+    """:func:`iter_wide_rows` as a list."""
+    return list(iter_wide_rows(decisions, seed=seed, boundaries=boundaries))
+
+
+def iter_wide_rows(decisions: int, *, seed: int = 0,
+                   boundaries: SplitBoundaries | None = None) -> Iterator[dict[str, Any]]:
+    """Yield ``decisions`` synthetic wide rows one by one, deterministic in ``seed``.
 
     Args:
         decisions: number of decisions (≥ 7: train plus ≥ 3 validation and ≥ 3 test).
@@ -328,11 +335,9 @@ def generate_wide_rows(decisions: int, *, seed: int = 0,
                  + _languages(n_validation, rng, cover_all=True)
                  + _languages(n_test, rng, cover_all=True))
     pages: dict[tuple[int, str], int] = {}
-    rows = []
     for year, language in zip(years, languages, strict=True):
         part = _part(int(year), rng)
         # Pages run on within a (volume, part): unique, BGE-like references.
         page = pages.get((int(year), part), 1)
         pages[(int(year), part)] = page + int(rng.integers(5, 20))
-        rows.append(generator.decision(int(year), language, part, page))
-    return rows
+        yield generator.decision(int(year), language, part, page)

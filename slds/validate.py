@@ -9,15 +9,22 @@ Checks, each raising :class:`courtbench.errors.SourceError` with the source file
 - ``year`` is an integer from 1875 on; ``volume`` is a BGE part that exists in that year's
   system; a parsed BGE reference's yearly volume equals year − 1874;
 - ``law_area``, when given, is one of :data:`slds.law_areas.LAW_AREAS` (name, case and
-  spaces aside, or label index — a number or its digits, in every source format);
+  spaces aside, or label index);
   when empty it is derived from part and year;
-- (``decision_id``, ``headnote_language``) and ``sample_id`` are unique, and the rows of one
-  decision agree on year, part and decision language and carry the same decision text
-  (:mod:`slds.assemble` stores one text per decision).
+- ``sample_id``, when given, is an int64 (or its decimal text) and kept unchanged; when
+  empty it is :func:`slds.schema.derived_sample_id` of (decision_id, headnote_language);
+- (``decision_id``, ``headnote_language``) and ``sample_id`` are unique (a derived id that
+  collides with another row's id is refused), and the rows of one decision agree on year,
+  part and decision language and carry the same decision text.
+
+:class:`RowValidator` checks one row at a time (a streamed build keeps only per-decision
+facts and a digest of each decision text, never the texts); :func:`validate_rows` validates
+a whole list.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +33,7 @@ from courtbench.errors import SourceError, quoted
 from slds.language import detect_language
 from slds.law_areas import LAW_AREAS, law_area, parts_in_year, volume_number
 from slds.readers.base import RawRow
-from slds.schema import COLUMNS, LANGUAGES, sample_id_for
+from slds.schema import COLUMNS, LANGUAGES, derived_sample_id, parse_sample_id
 
 FIRST_YEAR = 1875
 """Year of BGE volume 1."""
@@ -110,12 +117,6 @@ def _law_area(row: RawRow, part: str, year: int) -> tuple[str, bool]:
     value = row.fields.get("law_area")
     if _is_empty(value):
         return law_area(part, year), True
-    # one rule for every reader: a class index may come as a JSON/parquet number or as the
-    # digits of a CSV field
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(LAW_AREAS):
         return LAW_AREAS[value], False
     if isinstance(value, str):
@@ -134,6 +135,116 @@ def _difference(first: str, second: str) -> str:
             f"lengths {len(first)} and {len(second)}")
 
 
+def _sample_id(row: RawRow, decision_id: str, headnote_language: str) -> tuple[int, bool]:
+    """(sample id, derived?) of a row: the source's own id as int64, else the derived one."""
+    value = row.fields.get("sample_id")
+    if _is_empty(value):
+        return derived_sample_id(decision_id, headnote_language), True
+    try:
+        return parse_sample_id(value), False
+    except ValueError as error:
+        raise _error(row, "sample_id", str(error)) from None
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+class RowValidator:
+    """Validates rows one by one (see the module docstring), keeping only what the checks
+    across rows need: per decision its facts, text digest and first record; per row its
+    (decision, headnote language) and sample id.
+
+    Attributes:
+        detected: decision id -> the language the detector filled in.
+        law_areas_derived: rows whose law area was derived from part and year.
+    """
+
+    def __init__(self, detector: Callable[[str], tuple[str, float]] = detect_language) -> None:
+        self.detector = detector
+        self.detected: dict[str, DetectedLanguage] = {}
+        self.law_areas_derived = 0
+        self._pairs: dict[tuple[str, str], int] = {}
+        self._samples: dict[int, tuple[int, bool]] = {}
+        self._facts: dict[str, tuple[int, str, str, int]] = {}
+        self._texts: dict[str, tuple[bytes, int]] = {}
+        self._last_text: tuple[str, str] = ("", "")  # (decision id, text): the excerpt
+
+    def detected_languages(self) -> list[DetectedLanguage]:
+        """Detected decision languages, sorted by decision id."""
+        return sorted(self.detected.values(), key=lambda d: d.decision_id)
+
+    def validate(self, row: RawRow) -> dict[str, Any]:
+        """One canonical row (exactly :data:`slds.schema.COLUMNS`) from a raw row.
+
+        Raises:
+            SourceError: the first invalid value, naming source file, record, field, value.
+        """
+        decision_id = _identifier(row, "decision_id")
+        decision = _text(row, "decision")
+        headnote = _text(row, "headnote")
+        headnote_language = _language(row, "headnote_language",
+                                      row.fields.get("headnote_language"))
+        raw_language = row.fields.get("decision_language")
+        if _is_empty(raw_language):
+            if decision_id not in self.detected:
+                language, probability = self.detector(decision)
+                self.detected[decision_id] = DetectedLanguage(decision_id, language, probability)
+            decision_language = _language(row, "decision_language",
+                                          self.detected[decision_id].language)
+        else:
+            decision_language = _language(row, "decision_language", raw_language)
+        year = _year(row)
+        part = _part(row, year)
+        area, derived = _law_area(row, part, year)
+        url = row.fields.get("url")
+        if url is None:
+            url = ""
+        if not isinstance(url, str):
+            raise _error(row, "url", f"value {quoted(url)} is a {type(url).__name__}; expected text")
+        sample_id, id_derived = _sample_id(row, decision_id, headnote_language)
+
+        key = (decision_id, headnote_language)
+        if key in self._pairs:
+            raise _error(row, "headnote_language",
+                         f"second {headnote_language!r} headnote for decision {quoted(decision_id)} "
+                         f"(first at record {self._pairs[key]}); expected one per language")
+        if sample_id in self._samples:
+            first_line, first_derived = self._samples[sample_id]
+            how = ("derived from (decision_id, headnote_language) and " if id_derived else "")
+            raise _error(row, "sample_id",
+                         f"duplicate sample id {sample_id} ({how}first at record {first_line}"
+                         f"{', derived there' if first_derived else ''}); expected unique "
+                         f"sample ids (give the rows their own sample_id to resolve a "
+                         f"collision of derived ids)")
+        facts = (year, part, decision_language)
+        first = self._facts.setdefault(decision_id, (*facts, row.line))
+        if first[:3] != facts:
+            raise _error(row, "decision_id",
+                         f"decision {quoted(decision_id)} has (year, part, decision language) "
+                         f"{facts}, but {first[:3]} at record {first[3]}; expected one "
+                         f"decision to agree across its rows")
+        digest, first_line = self._texts.setdefault(decision_id, (_digest(decision), row.line))
+        if digest != _digest(decision):
+            last_id, last_text = self._last_text
+            where = (f"first difference at {_difference(last_text, decision)}"
+                     if last_id == decision_id else f"lengths differ or texts differ "
+                     f"(this record's text has {len(decision)} characters)")
+            raise _error(row, "decision",
+                         f"records {first_line} and {row.line} give decision {quoted(decision_id)} "
+                         f"different texts ({where}); expected the rows of one "
+                         f"decision_id to share one decision text")
+        self._pairs[key] = row.line
+        self._samples[sample_id] = (row.line, id_derived)
+        self._last_text = (decision_id, decision)
+        self.law_areas_derived += derived
+        values = {"sample_id": sample_id, "decision_id": decision_id, "decision": decision,
+                  "decision_language": decision_language, "headnote": headnote,
+                  "headnote_language": headnote_language, "law_area": area, "year": year,
+                  "volume": part, "url": url}
+        return {name: values[name] for name in COLUMNS}
+
+
 def validate_rows(raw_rows: Sequence[RawRow], *,
                   detector: Callable[[str], tuple[str, float]] = detect_language
                   ) -> ValidatedRows:
@@ -147,69 +258,7 @@ def validate_rows(raw_rows: Sequence[RawRow], *,
     Raises:
         SourceError: the first invalid value, naming source file, record, field and value.
     """
-    result = ValidatedRows(rows=[])
-    detected: dict[str, DetectedLanguage] = {}
-    seen_pairs: dict[tuple[str, str], int] = {}
-    seen_samples: dict[str, int] = {}
-    decision_facts: dict[str, tuple[int, str, str, int]] = {}
-    decision_texts: dict[str, tuple[str, int]] = {}
-    for row in raw_rows:
-        decision_id = _identifier(row, "decision_id")
-        decision = _text(row, "decision")
-        headnote = _text(row, "headnote")
-        headnote_language = _language(row, "headnote_language",
-                                      row.fields.get("headnote_language"))
-        raw_language = row.fields.get("decision_language")
-        if _is_empty(raw_language):
-            if decision_id not in detected:
-                language, probability = detector(decision)
-                detected[decision_id] = DetectedLanguage(decision_id, language, probability)
-            decision_language = _language(row, "decision_language",
-                                          detected[decision_id].language)
-        else:
-            decision_language = _language(row, "decision_language", raw_language)
-        year = _year(row)
-        part = _part(row, year)
-        area, derived = _law_area(row, part, year)
-        result.law_areas_derived += derived
-        url = row.fields.get("url")
-        if url is None:
-            url = ""
-        if not isinstance(url, str):
-            raise _error(row, "url", f"value {quoted(url)} is a {type(url).__name__}; expected text")
-        raw_sample_id = row.fields.get("sample_id")
-        sample_id = (sample_id_for(decision_id, headnote_language) if _is_empty(raw_sample_id)
-                     else _identifier(row, "sample_id"))
-
-        key = (decision_id, headnote_language)
-        if key in seen_pairs:
-            raise _error(row, "headnote_language",
-                         f"second {headnote_language!r} headnote for decision {quoted(decision_id)} "
-                         f"(first at record {seen_pairs[key]}); expected one per language")
-        seen_pairs[key] = row.line
-        if sample_id in seen_samples:
-            raise _error(row, "sample_id", f"duplicate sample id {quoted(sample_id)} (first at "
-                                           f"record {seen_samples[sample_id]}); expected unique")
-        seen_samples[sample_id] = row.line
-        facts = (year, part, decision_language)
-        first = decision_facts.setdefault(decision_id, (*facts, row.line))
-        if first[:3] != facts:
-            raise _error(row, "decision_id",
-                         f"decision {quoted(decision_id)} has (year, part, decision language) "
-                         f"{facts}, but {first[:3]} at record {first[3]}; expected one "
-                         f"decision to agree across its rows")
-        first_text, first_line = decision_texts.setdefault(decision_id, (decision, row.line))
-        if decision != first_text:
-            raise _error(row, "decision",
-                         f"records {first_line} and {row.line} give decision {quoted(decision_id)} "
-                         f"different texts (first difference at "
-                         f"{_difference(first_text, decision)}); expected the rows of one "
-                         f"decision_id to share one decision text")
-
-        values = {"sample_id": sample_id, "decision_id": decision_id, "decision": decision,
-                  "decision_language": decision_language, "headnote": headnote,
-                  "headnote_language": headnote_language, "law_area": area, "year": year,
-                  "volume": part, "url": url}
-        result.rows.append({name: values[name] for name in COLUMNS})
-    result.detected = sorted(detected.values(), key=lambda d: d.decision_id)
-    return result
+    validator = RowValidator(detector)
+    rows = [validator.validate(row) for row in raw_rows]
+    return ValidatedRows(rows=rows, detected=validator.detected_languages(),
+                         law_areas_derived=validator.law_areas_derived)

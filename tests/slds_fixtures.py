@@ -7,9 +7,14 @@ from pathlib import Path
 import datasets
 
 from courtbench.hub import ConfigSpec, write_hub_folder
-from slds.schema import FEATURES
+from slds.schema import FEATURES, derived_sample_id
 
-ROW_DEFAULTS = {"law_area": 0, "year": 2023, "volume": "I", "url": "https://example.org"}
+ROW_DEFAULTS = {"law_area": "constitutional_law", "year": 2023, "volume": "I", "url": "https://example.org"}
+
+
+def sample_id(decision: int, headnote_language: str) -> int:
+    """The int64 sample id of decision ``d<decision>``'s ``headnote_language`` row."""
+    return derived_sample_id(f"d{decision}", headnote_language)
 
 
 def write_slds_folder(tmp_path: Path, decisions: list[tuple[str, str]],
@@ -19,12 +24,13 @@ def write_slds_folder(tmp_path: Path, decisions: list[tuple[str, str]],
     Args:
         decisions: ``(decision text, decision language)``; decision ``i`` gets the id ``d<i>``.
         headnotes: headnote language → headnote text; every decision gets one row per entry,
-            with sample id ``d<i>/<language>``.
+            with sample id :func:`sample_id` ``(i, language)``.
     """
     rows: dict[str, list] = {name: [] for name in FEATURES}
     for i, (decision, decision_language) in enumerate(decisions):
         for headnote_language, headnote in headnotes.items():
-            row = {**ROW_DEFAULTS, "sample_id": f"d{i}/{headnote_language}", "decision_id": f"d{i}",
+            row = {**ROW_DEFAULTS, "sample_id": sample_id(i, headnote_language),
+                   "decision_id": f"d{i}",
                    "decision": decision, "decision_language": decision_language,
                    "headnote": headnote, "headnote_language": headnote_language}
             for name in FEATURES:

@@ -57,3 +57,25 @@ def test_a_byte_that_is_not_utf8_names_its_line(tmp_path):
     with pytest.raises(SourceError, match=r"preds.csv, line 3: byte 0xe9 at offset \d+ of the "
                                           r"file is not valid UTF-8"):
         read_predictions(path, "sample_id", "prediction", ["a", "b"], str)
+
+
+def test_integer_ids_are_parsed_from_csv_text_and_json_numbers(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text("sample_id,prediction\n17,eins\n 4711 ,zwei\n")
+    assert read_predictions(path, "sample_id", "prediction", [4711, 17], str) == {
+        4711: "zwei", 17: "eins"}
+    path = tmp_path / "preds.jsonl"
+    path.write_text('{"sample_id": 17, "prediction": "a"}\n{"sample_id": "4711", "prediction": "b"}\n')
+    assert read_predictions(path, "sample_id", "prediction", [17, 4711], str) == {
+        17: "a", 4711: "b"}
+
+
+@pytest.mark.parametrize("raw", ['"x/de"', "1.5", "true", '"17a"'])
+def test_non_integer_id_for_integer_ids_names_the_expected_form(tmp_path, raw):
+    path = tmp_path / "preds.jsonl"
+    path.write_text(f'{{"sample_id": 17, "prediction": "a"}}\n{{"sample_id": {raw}, '
+                    '"prediction": "b"}\n')
+    with pytest.raises(SourceError, match=r"preds.jsonl, line 2, column 'sample_id': "
+                       r"(invalid sample id True|sample id .* is not an integer; expected the "
+                       r"integer sample id of a dataset row)"):
+        read_predictions(path, "sample_id", "prediction", [17], str)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from slds_fixtures import write_slds_folder
+from slds_fixtures import sample_id, write_slds_folder
 
 from courtbench.cli import main
 from slds.baselines import citation_lead, lead
@@ -94,8 +94,10 @@ def test_runner_writes_one_sorted_file_per_system(tmp_path):
     assert sorted(p.name for p in (tmp_path / "pred").iterdir()) == [
         ".courtbench.json", "citation_lead.jsonl", "lead.jsonl", "settings.json"]
     records = [json.loads(line) for line in (tmp_path / "pred/lead.jsonl").read_text().splitlines()]
-    assert [r["sample_id"] for r in records] == ["d0/de", "d0/fr", "d1/de", "d1/fr"]
-    assert records[2]["prediction"].startswith("2. Selon l'art. 8 al. 1 Cst.")
+    assert [r["sample_id"] for r in records] == sorted(
+        sample_id(i, h) for i in (0, 1) for h in ("de", "fr"))
+    by_id = {r["sample_id"]: r["prediction"] for r in records}
+    assert by_id[sample_id(1, "de")].startswith("2. Selon l'art. 8 al. 1 Cst.")
     first = (tmp_path / "pred/lead.jsonl").read_bytes()
     run_baselines(args)
     assert (tmp_path / "pred/lead.jsonl").read_bytes() == first

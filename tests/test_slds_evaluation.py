@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fake_chat_server import FakeChatServer, Reply, judgement
-from slds_fixtures import write_slds_folder
+from slds_fixtures import sample_id, write_slds_folder
 
 from courtbench.errors import CourtbenchError, SourceError
 from slds.evaluation import add_evaluate_arguments, evaluate
@@ -47,9 +47,9 @@ def _gold(language: str) -> str:
 
 def test_report_has_macro_and_pairs(tmp_path):
     data = _folder(tmp_path)
-    perfect = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+    perfect = _predictions(tmp_path, "oracle", {sample_id(i, h): _gold(h) for i in (0, 1)
                                                 for h in ("de", "fr", "it")})
-    partial = _predictions(tmp_path, "partial", {f"d{i}/{h}": ("" if h == "it" else _gold("de"))
+    partial = _predictions(tmp_path, "partial", {sample_id(i, h): ("" if h == "it" else _gold("de"))
                                                  for i in (0, 1) for h in ("de", "fr", "it")})
     out = tmp_path / "report"
     assert evaluate(_args("--data", str(data), "--predictions", str(perfect), str(partial),
@@ -74,7 +74,7 @@ def test_report_has_macro_and_pairs(tmp_path):
 def test_heatmaps_are_drawn(tmp_path):
     pytest.importorskip("matplotlib")
     data = _folder(tmp_path)
-    preds = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+    preds = _predictions(tmp_path, "oracle", {sample_id(i, h): _gold(h) for i in (0, 1)
                                               for h in ("de", "fr", "it")})
     evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
                    str(tmp_path / "r"), "--resamples", "10"))
@@ -84,17 +84,39 @@ def test_heatmaps_are_drawn(tmp_path):
 
 def test_missing_and_unknown_ids_are_listed(tmp_path):
     data = _folder(tmp_path)
-    preds = _predictions(tmp_path, "bad", {"d0/de": "x", "nope/de": "y"})
+    preds = _predictions(tmp_path, "bad", {sample_id(0, "de"): "x", 4711: "y"})
     with pytest.raises(CourtbenchError) as error:
         evaluate(_args("--data", str(data), "--predictions", str(preds), "--out", str(tmp_path / "r")))
-    assert "'nope/de'" in str(error.value) and "'d1/it'" in str(error.value)
+    assert "'4711'" in str(error.value) and f"'{sample_id(1, 'it')}'" in str(error.value)
     assert not (tmp_path / "r").exists()
+
+
+def test_old_string_ids_are_refused_naming_the_integer_form(tmp_path):
+    data = _folder(tmp_path)
+    preds = _predictions(tmp_path, "old", {"d0/de": "x"})
+    with pytest.raises(SourceError, match=r"old.jsonl, line 1, column 'sample_id': sample id "
+                       r"'d0/de' is not an integer \(the old '<decision_id>/<headnote_language>'"
+                       r" form is no longer used\); expected the integer sample_id"):
+        evaluate(_args("--data", str(data), "--predictions", str(preds), "--out", str(tmp_path / "r")))
+    assert not (tmp_path / "r").exists()
+
+
+def test_csv_ids_are_parsed_as_integers(tmp_path):
+    data = _folder(tmp_path)
+    path = tmp_path / "oracle.csv"
+    path.write_text("sample_id,prediction\n" + "".join(
+        f" {sample_id(i, h)} ,{_gold(h)}\n" for i in (0, 1) for h in ("de", "fr", "it")),
+        encoding="utf-8")
+    assert evaluate(_args("--data", str(data), "--predictions", str(path),
+                          "--out", str(tmp_path / "r"), "--resamples", "10")) == 0
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert report["tables"]["main"]["rows"][0][:2] == ["oracle", 100.0]
 
 
 def test_non_string_prediction_names_line_and_column(tmp_path):
     data = _folder(tmp_path)
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"sample_id": "d0/de", "prediction": 3}\n')
+    path.write_text(json.dumps({"sample_id": sample_id(0, "de"), "prediction": 3}) + "\n")
     with pytest.raises(SourceError, match=r"bad.jsonl, line 1, column 'prediction'"):
         evaluate(_args("--data", str(data), "--predictions", str(path), "--out", str(tmp_path / "r")))
 
@@ -107,7 +129,7 @@ def test_judge_half_configured_is_refused(tmp_path):
 
 def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
     data = _folder(tmp_path)
-    preds = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+    preds = _predictions(tmp_path, "oracle", {sample_id(i, h): _gold(h) for i in (0, 1)
                                               for h in ("de", "fr", "it")})
     with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
         evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",

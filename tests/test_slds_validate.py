@@ -3,16 +3,17 @@ fields (sample id, law area, detected language) are filled in and recorded."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
 from courtbench.errors import SourceError
-from slds.assemble import shared_text_column
 from slds.language import detect_language
 from slds.readers import read_source
 from slds.readers.base import RawRow
+from slds.schema import derived_sample_id
 from slds.validate import validate_rows
 
 SOURCE = Path("source.jsonl")
@@ -39,9 +40,9 @@ def test_valid_row_gets_derived_fields():
     result = validate_rows([_row(), _row(line=2, headnote_language="fr", sample_id=17,
                                          law_area="civil_law")])
     first, second = result.rows
-    assert first["sample_id"] == "d1/de"
+    assert first["sample_id"] == derived_sample_id("d1", "de")
     assert first["law_area"] == "administrative_and_international_public_law"  # II in 2020
-    assert second["sample_id"] == "17" and second["law_area"] == "civil_law"
+    assert second["sample_id"] == 17 and second["law_area"] == "civil_law"
     assert result.law_areas_derived == 1 and result.detected == []
 
 
@@ -92,8 +93,29 @@ def test_duplicate_decision_and_headnote_language():
 
 
 def test_duplicate_sample_id():
-    error = _error(_row(line=1, sample_id="x"), _row(line=2, sample_id="x", headnote_language="fr"))
-    assert error.column == "sample_id" and "duplicate sample id 'x'" in str(error)
+    error = _error(_row(line=1, sample_id="12"), _row(line=2, sample_id=12, headnote_language="fr"))
+    assert error.column == "sample_id" and "duplicate sample id 12 (first at record 1)" in str(error)
+
+
+def test_derived_sample_id_colliding_with_a_source_id_is_refused():
+    taken = derived_sample_id("d1", "fr")
+    error = _error(_row(line=1, sample_id=taken), _row(line=2, headnote_language="fr"))
+    assert error.line == 2 and error.column == "sample_id"
+    assert f"duplicate sample id {taken} (derived from (decision_id, headnote_language) and " \
+           "first at record 1)" in str(error)
+
+
+@pytest.mark.parametrize("value", ["d1/de", "x", "1.5", True, 2**63])
+def test_sample_id_must_be_an_int64(value):
+    error = _error(_row(sample_id=value))
+    assert error.column == "sample_id" and "expected" in str(error) and "int64" in str(error)
+
+
+def test_derived_sample_id_is_documented_sha256_prefix():
+    digest = hashlib.sha256(b"BGE-151-II-245/fr").digest()
+    expected = int.from_bytes(digest[:8], "big") % 2**53
+    assert derived_sample_id("BGE-151-II-245", "fr") == expected
+    assert 0 <= expected < 2**53
 
 
 def test_rows_of_one_decision_must_agree():
@@ -118,10 +140,13 @@ def test_rows_of_one_decision_must_share_its_text(tmp_path):
     assert "expected the rows of one decision_id to share one decision text" in str(error)
 
 
-def test_shared_text_column_refuses_two_texts_for_one_key():
-    assert shared_text_column(["a", "b", "a"], ["k", "j", "k"]).to_pylist() == ["a", "b", "a"]
-    with pytest.raises(ValueError, match="row 1: key 'k' has a text different"):
-        shared_text_column(["a", "b"], ["k", "k"])
+def test_texts_of_one_decision_compared_by_digest_when_not_adjacent():
+    other = "Sachverhalt A. Ein anderer Text."
+    error = _error(_row(line=1), _row(line=2, decision_id="d2"),
+                   _row(line=3, headnote_language="fr", decision=other))
+    assert error.line == 3 and error.column == "decision"
+    assert "records 1 and 3 give decision 'd1' different texts" in str(error)
+    assert f"this record's text has {len(other)} characters" in str(error)
 
 
 def test_error_uses_source_column_name():

@@ -14,15 +14,20 @@ import pyarrow.parquet as pq
 
 from courtbench.errors import SourceError
 from slds.readers.base import RawRow, SourceRead
-from slds.readers.entscheidsuche import read_entscheidsuche
-from slds.readers.slds_rows import read_slds_rows
+from slds.readers.entscheidsuche import read_entscheidsuche, stream_entscheidsuche
+from slds.readers.slds_rows import read_slds_rows, stream_slds_rows
 from slds.readers.tabular import file_kind, iter_records
-from slds.readers.wide import read_wide_rows
+from slds.readers.wide import read_wide_rows, stream_wide_rows
 
 READERS: dict[str, Callable[[Path], SourceRead]] = {
     "slds": read_slds_rows,
     "wide": read_wide_rows,
     "entscheidsuche": read_entscheidsuche,
+}
+STREAMS: dict[str, Callable[[Path], SourceRead]] = {
+    "slds": stream_slds_rows,
+    "wide": stream_wide_rows,
+    "entscheidsuche": stream_entscheidsuche,
 }
 FORMATS: tuple[str, ...] = tuple(READERS)
 
@@ -55,27 +60,27 @@ def guess_format(path: Path) -> str:
     return "wide" if "headnote_de" in columns else "slds"
 
 
-def read_source(path: Path, source_format: str | None = None) -> SourceRead:
-    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``).
-
-    Raises:
-        SourceError: unknown format, anything a reader refuses, or a source without a
-            single usable row (an empty file, a search response without a landmark
-            decision), naming what was read and skipped.
-    """
-    path = Path(path)
+def _format(path: Path, source_format: str | None) -> str:
     source_format = source_format or guess_format(path)
     if source_format not in READERS:
         raise SourceError(path, f"unknown source format {source_format!r}; expected one of "
                                 f"{', '.join(FORMATS)}")
-    source = READERS[source_format](path)
-    if not source.rows:
-        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(source.skipped.items()))
-        raise SourceError(path, f"no row to build from ({source.records} record(s) read"
-                                + (f"; skipped: {skipped}" if skipped else "")
-                                + "); expected at least one landmark decision (BGE) with a "
-                                  f"headnote, as {source_format} rows")
-    return source
+    return source_format
 
 
-__all__ = ["FORMATS", "READERS", "RawRow", "SourceRead", "guess_format", "read_source"]
+def read_source(path: Path, source_format: str | None = None) -> SourceRead:
+    """Read ``path`` with the reader of ``source_format`` (guessed when ``None``)."""
+    path = Path(path)
+    return READERS[_format(path, source_format)](path)
+
+
+def stream_source(path: Path, source_format: str | None = None) -> SourceRead:
+    """Like :func:`read_source`, but ``rows`` is a one-pass iterator that reads the source
+    in batches (bounded memory); ``records`` and ``skipped`` are complete once it is
+    exhausted."""
+    path = Path(path)
+    return STREAMS[_format(path, source_format)](path)
+
+
+__all__ = ["FORMATS", "READERS", "STREAMS", "RawRow", "SourceRead", "guess_format",
+           "read_source", "stream_source"]

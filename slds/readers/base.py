@@ -9,6 +9,7 @@ the record and the field.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,13 +48,15 @@ class SourceRead:
 
     Attributes:
         path: the source given by the user (file or directory).
-        rows: rows in source order.
+        rows: rows in source order: a list (:func:`slds.readers.read_source`) or a one-pass
+            iterator (:func:`slds.readers.stream_source`), in which case ``skipped`` and
+            ``records`` are complete once it is exhausted.
         skipped: reason -> number of records skipped for that reason (only readers of
             mixed sources skip, e.g. non-landmark hits of a search response).
         records: number of records read (kept + skipped).
     """
 
     path: Path
-    rows: list[RawRow]
+    rows: Iterable[RawRow]
     skipped: Counter = field(default_factory=Counter)
     records: int = 0

@@ -30,6 +30,7 @@ import html
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -186,19 +187,33 @@ def _read_response(path: Path, skipped: Counter) -> tuple[list[RawRow], int]:
     return rows, len(hits)
 
 
+def _response_rows(files: list[Path], read: SourceRead) -> Iterator[RawRow]:
+    for file in files:
+        file_rows, file_records = _read_response(file, read.skipped)
+        read.records += file_records
+        yield from file_rows
+
+
+def _response_files(path: Path) -> list[Path]:
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not files or not all(f.is_file() for f in files):
+        raise SourceError(path, "no search-response JSON file found")
+    return files
+
+
+def stream_entscheidsuche(path: Path) -> SourceRead:
+    """One search-response file, or every ``*.json`` file of a directory, as a one-pass
+    stream of raw rows (one response file in memory at a time)."""
+    read = SourceRead(path=path, rows=iter(()))
+    read.rows = _response_rows(_response_files(path), read)
+    return read
+
+
 def read_entscheidsuche(path: Path) -> SourceRead:
     """Read one search-response JSON file, or every ``*.json`` file of a directory.
 
     Raw rows carry the hit number as ``line`` and the parsed BGE volume for validation.
     """
-    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
-    if not files or not all(f.is_file() for f in files):
-        raise SourceError(path, "no search-response JSON file found")
-    skipped: Counter = Counter()
-    rows: list[RawRow] = []
-    records = 0
-    for file in files:
-        file_rows, file_records = _read_response(file, skipped)
-        rows.extend(file_rows)
-        records += file_records
-    return SourceRead(path=path, rows=rows, skipped=skipped, records=records)
+    read = stream_entscheidsuche(path)
+    read.rows = list(read.rows)
+    return read

@@ -7,6 +7,7 @@ derives the first two and detects the third (and records that it did).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from slds.readers.base import RawRow, SourceRead
@@ -14,8 +15,21 @@ from slds.readers.tabular import iter_records
 from slds.schema import COLUMNS
 
 
+def _rows(path: Path, read: SourceRead) -> Iterator[RawRow]:
+    for line, record in iter_records(path):
+        read.records += 1
+        yield RawRow(line=line, fields={name: record.get(name) for name in COLUMNS}, source=path)
+
+
+def stream_slds_rows(path: Path) -> SourceRead:
+    """A long-layout SLDS file as a one-pass stream of raw rows (records read in batches)."""
+    read = SourceRead(path=path, rows=iter(()))
+    read.rows = _rows(path, read)
+    return read
+
+
 def read_slds_rows(path: Path) -> SourceRead:
     """Read a long-layout SLDS file into raw rows (values as found, not yet validated)."""
-    rows = [RawRow(line=line, fields={name: record.get(name) for name in COLUMNS}, source=path)
-            for line, record in iter_records(path)]
-    return SourceRead(path=path, rows=rows, records=len(rows))
+    read = stream_slds_rows(path)
+    read.rows = list(read.rows)
+    return read

@@ -52,15 +52,29 @@ def iter_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if not path.is_file():
         raise SourceError(path, "file not found")
     if kind == "parquet":
-        try:
-            table = pq.read_table(path)
-        except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad source
-            raise SourceError(path, f"not a readable parquet file: {error}") from error
-        yield from enumerate(table.to_pylist(), start=1)
+        yield from _iter_parquet(path)
     elif kind == "jsonl":
         yield from _iter_jsonl(path)
     else:
         yield from _iter_csv(path)
+
+
+PARQUET_BATCH_ROWS = 256
+"""Parquet rows converted to Python at a time (long decisions: keep the batch small)."""
+
+
+def _iter_parquet(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        batches = pq.ParquetFile(path).iter_batches(batch_size=PARQUET_BATCH_ROWS)
+        position = 0
+        for batch in batches:
+            for record in batch.to_pylist():
+                position += 1
+                yield position, record
+    except SourceError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any pyarrow failure is a bad source
+        raise SourceError(path, f"not a readable parquet file: {error}") from error
 
 
 def _utf8_lines(path: Path, handle: BinaryIO) -> Iterator[str]:
