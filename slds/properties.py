@@ -17,6 +17,7 @@ for the smallest formulaicness work the module accepts.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Hashable, Sequence
 from types import ModuleType
@@ -34,6 +35,15 @@ WARM_UP = (["Text.", "Texte.", "Testo."], ["Kopf.", "Tête.", "Testa."], ["de", 
 """One tiny pair per language: loads the module's tokenizers in the parent before forking."""
 
 _STATE: dict[str, Any] = {}  # read by forked workers: module, property names
+
+
+def _default_signals() -> None:
+    """In a worker: SIGTERM kills and Ctrl-C is left to the parent. Forked workers inherit
+    the CLI's SIGTERM handler (which raises an exception for a clean shutdown of the parent);
+    in a worker that exception can leave it blocked on the pool's queue lock, and
+    ``Pool.terminate`` then waits for it forever."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def default_num_proc() -> int:
@@ -87,7 +97,8 @@ class PropertiesRunner:
         self._pool = None
         if self.num_proc > 1:
             _batch_values(WARM_UP)  # import the tokenizers once, before the workers fork
-            self._pool = multiprocessing.get_context("fork").Pool(self.num_proc)
+            self._pool = multiprocessing.get_context("fork").Pool(
+                self.num_proc, initializer=_default_signals)
         self._pending: deque = deque()
         self._values: dict[str, list[tuple[Hashable, dict[str, float | None]]]] = {}
 
