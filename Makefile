@@ -26,7 +26,7 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 # Tests need everything, BERTScore and the LightGBM backend included, so that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees]'
 	touch $@
 
 demo: $(VENV)/.installed-demo

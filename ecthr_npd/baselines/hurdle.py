@@ -95,7 +95,7 @@ class HurdleModel:
         maes: dict[str, float] = {}
         best = None
         for params in grid_points(self.regressor_grid):
-            model = fit_regressor("sklearn", params, self.encoder, x_train[positive_train],
+            model = fit_regressor(params, self.encoder, x_train[positive_train],
                                   np.log1p(y_train[positive_train]), self.seed)
             mae = (mean_absolute_error(y_validation[positive_validation], log_target_prediction(
                 model, x_validation[positive_validation])) if positive_validation.any() else 0.0)
