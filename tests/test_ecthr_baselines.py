@@ -257,26 +257,3 @@ def test_fit_and_predict_aligns_with_all_ids(data):
     assert set(predictions) == {"zero", "train_median"}
     assert predictions["zero"].shape == (len(data.all_ids()),)
     assert settings["train_median"]["settings"]["value_eur"] == np.median(data.target("train"))
-
-
-# --- optional tree backend ------------------------------------------------------------------
-
-def test_lightgbm_backend(data):
-    pytest.importorskip("lightgbm")
-    first = fitted_predictions(data, "gbt", baseline=GradientBoostedTrees(
-        backend="lightgbm", grid=dict(SMALL_TREE_GRID)))
-    again = fitted_predictions(data, "gbt", baseline=GradientBoostedTrees(
-        backend="lightgbm", grid=dict(SMALL_TREE_GRID)))
-    assert np.isfinite(first).all() and (first >= 0).all()
-    np.testing.assert_array_equal(first, again)
-
-
-def test_backend_errors(monkeypatch):
-    from ecthr_npd.baselines import trees
-
-    with pytest.raises(ValueError, match="backend 'xgboost'"):
-        GradientBoostedTrees(backend="xgboost")
-    monkeypatch.setattr(trees, "backend_available", lambda backend: backend == "sklearn")
-    with pytest.raises(ValueError, match="lightgbm package is not installed"):
-        trees.make_regressor("lightgbm", {"learning_rate": 0.1, "max_leaf_nodes": 15,
-                                          "loss": "squared_error"}, np.zeros(3, bool), 0)

@@ -135,9 +135,9 @@ def test_ensemble_picks_the_best_median_by_brute_force():
     c = _Member("c", [12, 18, 33, 39], [5, 5])
     ensemble = MedianEnsemble([a, b, c]).fit()
     target = a.selection_target
-    best = min(((np.mean(np.abs(np.median(np.stack([m.selection_prediction for m in s]), axis=0)
+    best = min((np.mean(np.abs(np.median(np.stack([m.selection_prediction for m in s]), axis=0)
                                 - target)), len(s), [m.name for m in s])
-                for s in ([a], [b], [c], [a, b], [a, c], [b, c], [a, b, c])))
+                for s in ([a], [b], [c], [a, b], [a, c], [b, c], [a, b, c]))
     assert [m.name for m in ensemble.members] == best[2]
     assert ensemble.predict(None).tolist() == np.median(
         np.stack([m.full for m in ensemble.members]), axis=0).tolist()
