@@ -22,8 +22,8 @@ from datasets.table import InMemoryTable
 
 from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
-from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from courtbench.resources import package_path
+from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from ecthr_npd import schema
 from ecthr_npd.card import card_context, card_metadata
 from ecthr_npd.composition import encode, total_variation
