@@ -28,11 +28,11 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet -e '.[plots]'
 	touch $@
 
-# Tests need everything, BERTScore, the LightGBM backend and the Spaces' Gradio included, so that
-# CI runs their tests.
+# Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM) and the
+# Spaces' Gradio included, so that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,lightgbm,spaces]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces]'
 	touch $@
 
 demo: $(VENV)/.installed-demo

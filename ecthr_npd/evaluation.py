@@ -10,7 +10,10 @@ ids are listed together in one error.
 Report (:class:`courtbench.report.Report`, tables in Markdown, JSON and CSV):
 
 - ``main``: MAE, RMSE, R², MedAE, 95AE, Pearson r, Spearman ρ and Zero-F1 on the test pool;
-  MAE on the ID, OOD and Challenging views; MAE on validation;
+  MAE on the ID, OOD and Challenging views; MAE on validation; the selection protocol;
+- ``reference`` (when catboost/xgboost/lightgbm/ensemble files are given): courtbench against
+  the paper's reference systems, with the seed spread (:mod:`ecthr_npd.reference_systems`);
+  extra-seed files (``NAME.seedS``) appear only there;
 - ``mae_by_range``: test MAE per award range (0 / >0–10k / 10k–50k / >50k EUR);
 - ``error_buckets``: share of test cases per relative-error bucket;
 - ``by_state``: test MAE per respondent state (the twelve with the most test cases, then all
@@ -45,6 +48,7 @@ from courtbench.report import Report, Table, write_report
 from ecthr_npd import schema
 from ecthr_npd.baselines.data import SPLITS, BenchmarkData, load_benchmark
 from ecthr_npd.baselines.run import PREDICTION_COLUMN, package_versions
+from ecthr_npd.reference_systems import is_replica, reference_table, selection_label
 
 REFERENCE_SYSTEM = "train_median"
 N_STATES = 12
@@ -195,8 +199,11 @@ def _mae(result: dict[str, Any] | None) -> float | None:
 
 
 def build_tables(data: BenchmarkData, scores: dict[str, dict[str, Any]],
-                 tests: list[dict[str, Any]], *, top_articles: int) -> list[Table]:
-    """The report's tables (see the module docstring)."""
+                 tests: list[dict[str, Any]], *, top_articles: int,
+                 variants: dict[str, dict[str, Any]] | None = None) -> list[Table]:
+    """The report's tables (see the module docstring); ``variants`` (see
+    :func:`system_variants`) give the main table's selection column."""
+    variants = variants or {}
     names = list(scores)
     y_test = data.target("test")
     n_views = {view: len(ids) for view, ids in data.views.items()}
@@ -204,15 +211,19 @@ def build_tables(data: BenchmarkData, scores: dict[str, dict[str, Any]],
         "main", "Main results (test pool; views; validation)",
         ["System", "MAE", "RMSE", "R²", "MedAE", "95AE", "Pearson r", "Spearman ρ", "Zero-F1",
          f"MAE ID ({n_views['ID']:,})", f"MAE OOD ({n_views['OOD']:,})",
-         f"MAE Challenging ({n_views['Challenging']:,})", "Val MAE"],
+         f"MAE Challenging ({n_views['Challenging']:,})", "Val MAE", "Selection"],
         [[name, s["test"]["mae"], s["test"]["rmse"], s["test"]["r2"], s["test"]["medae"],
           s["test"]["p95_ae"], s["test"]["pearson_r"], s["test"]["spearman_rho"],
           s["test"]["zero_f1"], _mae(s["ID"]), _mae(s["OOD"]), _mae(s["Challenging"]),
-          s["validation"]["mae"]] for name, s in scores.items()],
+          s["validation"]["mae"], selection_label(variants.get(name))]
+         for name, s in scores.items()],
         note=(f"Test pool n = {y_test.size:,}, validation n = {data.target('validation').size:,}."
               " MAE, RMSE, MedAE, 95AE in EUR (lower is better); R², r, ρ, Zero-F1 higher is "
               "better. Zero-F1: F1 of the zero-award class (prediction < "
-              f"{scores[names[0]]['test']['zero_threshold'] if names else 0.5} EUR = zero)."))
+              f"{scores[names[0]]['test']['zero_threshold'] if names else 0.5} EUR = zero). "
+              "Selection: how a system chose its settings without test (validation MAE; "
+              "rolling-origin folds over the last years of train+validation; none: nothing to "
+              "choose; — : not recorded)."))
     first = scores[names[0]]["test"] if names else None
     range_n = {key: first["bucket_mae"][key]["n"] for key in RANGE_TITLES} if first else {}
     by_range = Table(
@@ -261,18 +272,38 @@ def build_tables(data: BenchmarkData, scores: dict[str, dict[str, Any]],
     return tables
 
 
-def _baseline_settings(paths: list[Path]) -> dict[str, Any]:
-    """Seed, k, backend and data fingerprint from the ``settings.json`` that
-    ``courtbench baselines`` wrote beside prediction files (by folder; none when absent)."""
+def _settings_documents(paths: list[Path]) -> dict[Path, dict[str, Any]]:
+    """``settings.json`` written by ``courtbench baselines`` beside prediction files, by
+    folder (folders without one are left out)."""
     found = {}
     for folder in sorted({Path(p).parent for p in paths}):
         settings = folder / "settings.json"
         if settings.is_file():
-            document = json.loads(settings.read_text(encoding="utf-8"))
-            found[str(folder)] = {key: document.get(key) for key in
-                                  ("seed", "k", "tree_backend", "threads")}
-            found[str(folder)]["data_fingerprint"] = document.get("data", {}).get("fingerprint")
+            found[folder] = json.loads(settings.read_text(encoding="utf-8"))
     return found
+
+
+def _baseline_settings(paths: list[Path]) -> dict[str, Any]:
+    """Seeds, k, tree options and data fingerprint of each predictions folder."""
+    found = {}
+    for folder, document in _settings_documents(paths).items():
+        found[str(folder)] = {key: document.get(key) for key in
+                              ("seed", "seeds", "k", "threads", "feature_set", "objective",
+                               "selection", "refit")}
+        found[str(folder)]["data_fingerprint"] = document.get("data", {}).get("fingerprint")
+    return found
+
+
+def system_variants(prediction_files: dict[str, Path]) -> dict[str, dict[str, Any]]:
+    """``system → variant`` (library, feature set, objective, selection, refit, seed,
+    replica_of) as ``courtbench baselines`` recorded it; systems without a record are absent."""
+    documents = _settings_documents(list(prediction_files.values()))
+    variants = {}
+    for name, path in prediction_files.items():
+        entry = documents.get(Path(path).parent, {}).get("systems", {}).get(name)
+        if entry and entry.get("variant"):
+            variants[name] = entry["variant"]
+    return variants
 
 
 def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]], *,
@@ -282,9 +313,17 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
     """Score ``systems`` and assemble the :class:`Report` (tables, figures, provenance)."""
     if not systems:
         raise CourtbenchError("no systems to evaluate; give at least one predictions file")
-    scores = score(data, systems, zero_threshold=zero_threshold, top_articles=top_articles)
-    tests = bootstrap_tests(data, systems, scores, resamples=resamples, seed=seed)
-    tables = build_tables(data, scores, tests, top_articles=top_articles)
+    variants = system_variants(prediction_files or {})
+    all_scores = score(data, systems, zero_threshold=zero_threshold, top_articles=top_articles)
+    # extra seeds (NAME.seedS) only feed the reference table's spread
+    main_systems = {name: values for name, values in systems.items()
+                    if not is_replica(variants.get(name))}
+    scores = {name: all_scores[name] for name in main_systems}
+    tests = bootstrap_tests(data, main_systems, scores, resamples=resamples, seed=seed)
+    tables = build_tables(data, scores, tests, top_articles=top_articles, variants=variants)
+    reference = reference_table(all_scores, variants)
+    if reference is not None:
+        tables.insert(1, reference)
     provenance = {
         "data": {"source": data.source, "fingerprint": data.fingerprint,
                  "rows": {s: data.splits[s].num_rows for s in SPLITS},
@@ -302,10 +341,13 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
     if figures:
         from ecthr_npd import report_figures
 
-        drawn = report_figures.figures(data, systems, scores)
+        drawn = report_figures.figures(data, main_systems, scores)
+    replicas = len(systems) - len(main_systems)
     return Report(title="ECtHR-NPD evaluation", provenance=provenance, tables=tables,
-                  figures=drawn, extra_json={"scores": scores, "bootstrap": tests},
-                  intro=f"{len(systems)} system(s) on {data.source}.")
+                  figures=drawn, extra_json={"scores": all_scores, "bootstrap": tests},
+                  intro=f"{len(main_systems)} system(s) on {data.source}"
+                  + (f" (and {replicas} extra-seed file(s) for the reference table's spread)."
+                     if replicas else "."))
 
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ from ecthr_npd.baselines import SYSTEMS, make_baseline
 from ecthr_npd.baselines.constants import ConstantBaseline
 from ecthr_npd.baselines.data import BenchmarkData, from_canonical, inputs_only
 from ecthr_npd.baselines.features import FeatureEncoder
-from ecthr_npd.baselines.hurdle import HurdleModel, combine
+from ecthr_npd.baselines.hurdle import LEVELS, HurdleModel, combine, mixture_median
 from ecthr_npd.baselines.knn import KNNBaseline
 from ecthr_npd.baselines.run import fit_and_predict
 from ecthr_npd.baselines.trees import GradientBoostedTrees
@@ -106,7 +106,8 @@ def test_validation_and_test_labels_are_not_fitted_on(data, name):
         scrambled.splits[split] = with_target(data.splits[split], rng.permutation(y) * 3 + 11)
     if name == "hurdle":
         make = lambda: HurdleModel(classifier_grid=dict(SMALL_CLASSIFIER_GRID),  # noqa: E731
-                                   regressor_grid=dict(SMALL_TREE_GRID), thresholds=(0.5,))
+                                   regressor_grid=dict(SMALL_TREE_GRID), thresholds=(0.5,),
+                                   rules=("mixture_median",))
     else:
         make = lambda: small(name)  # noqa: E731
     original = fitted_predictions(data, name, baseline=make())
@@ -244,12 +245,32 @@ def test_hurdle_rule():
     assert combine(p_zero, amounts, 1.0).tolist() == amounts.tolist()
 
 
-def test_hurdle_threshold_minimises_validation_mae(data):
+def test_hurdle_threshold_and_rule_minimise_validation_mae(data):
     hurdle = small("hurdle")
     fitted_predictions(data, "hurdle", baseline=hurdle)
     by_threshold = hurdle.diagnostics["validation_mae_by_threshold"]
     assert by_threshold[str(hurdle.threshold)] == min(by_threshold.values())
     assert hurdle.threshold in hurdle.thresholds
+    by_rule = hurdle.diagnostics["validation_mae_by_rule"]
+    assert by_rule[hurdle.rule] == min(by_rule.values())
+    validation = hurdle.predict(inputs_only(data.splits["validation"]))
+    assert np.mean(np.abs(validation - data.target("validation"))) == pytest.approx(
+        by_rule[hurdle.rule])
+
+
+def test_mixture_median_is_the_median_of_the_mixture():
+    """Against the sample median of "0 with share p, else exp(m + residual) − 1"."""
+    rng = np.random.default_rng(0)
+    residuals = rng.normal(0.0, 1.0, 20_000)
+    quantiles = np.quantile(residuals, LEVELS)
+    positives = np.expm1(8.0 + residuals)
+    for p in (0.0, 0.2, 0.45):
+        got = mixture_median(np.array([p]), np.array([8.0]), quantiles)[0]
+        zeros = np.zeros(int(round(p / (1.0 - p) * positives.size)))  # zero share exactly p
+        expected = np.median(np.concatenate([zeros, positives]))
+        assert got == pytest.approx(expected, rel=0.01), p
+    assert mixture_median(np.array([0.5, 0.9]), np.array([8.0, 8.0]), quantiles).tolist() == [
+        0.0, 0.0]
 
 
 def test_fit_and_predict_aligns_with_all_ids(data):
@@ -257,26 +278,3 @@ def test_fit_and_predict_aligns_with_all_ids(data):
     assert set(predictions) == {"zero", "train_median"}
     assert predictions["zero"].shape == (len(data.all_ids()),)
     assert settings["train_median"]["settings"]["value_eur"] == np.median(data.target("train"))
-
-
-# --- optional tree backend ------------------------------------------------------------------
-
-def test_lightgbm_backend(data):
-    pytest.importorskip("lightgbm")
-    first = fitted_predictions(data, "gbt", baseline=GradientBoostedTrees(
-        backend="lightgbm", grid=dict(SMALL_TREE_GRID)))
-    again = fitted_predictions(data, "gbt", baseline=GradientBoostedTrees(
-        backend="lightgbm", grid=dict(SMALL_TREE_GRID)))
-    assert np.isfinite(first).all() and (first >= 0).all()
-    np.testing.assert_array_equal(first, again)
-
-
-def test_backend_errors(monkeypatch):
-    from ecthr_npd.baselines import trees
-
-    with pytest.raises(ValueError, match="backend 'xgboost'"):
-        GradientBoostedTrees(backend="xgboost")
-    monkeypatch.setattr(trees, "backend_available", lambda backend: backend == "sklearn")
-    with pytest.raises(ValueError, match="lightgbm package is not installed"):
-        trees.make_regressor("lightgbm", {"learning_rate": 0.1, "max_leaf_nodes": 15,
-                                          "loss": "squared_error"}, np.zeros(3, bool), 0)

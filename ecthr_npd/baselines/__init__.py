@@ -1,8 +1,11 @@
-"""ECtHR-NPD reference baselines: constants, k-NN retrieval, gradient-boosted trees, hurdle.
+"""ECtHR-NPD reference baselines: constants, k-NN retrieval, gradient-boosted trees, hurdle,
+and the paper's reference systems (CatBoost, XGBoost, LightGBM, their median ensemble).
 
-Every baseline follows :mod:`ecthr_npd.baselines.base`: fit on train, choose settings on
-validation, predict every split; deterministic by seed. :func:`make_baseline` builds one by
-system name; :data:`SYSTEMS` lists them in report order.
+Every baseline follows :mod:`ecthr_npd.baselines.base`: fit on train, choose settings without
+the test split, predict every split; deterministic by seed. :func:`make_baseline` builds one of
+:data:`SYSTEMS` by name (the systems that need nothing beyond the core install);
+:data:`TREE_SYSTEMS` need the optional extra ``trees`` and are built by
+:mod:`ecthr_npd.baselines.run`; :data:`ALL_SYSTEMS` lists both in report order.
 """
 
 from __future__ import annotations
@@ -14,17 +17,17 @@ from ecthr_npd.baselines.knn import KNNBaseline
 from ecthr_npd.baselines.trees import GradientBoostedTrees
 
 SYSTEMS = (*STATISTICS, "knn", "gbt", "hurdle")
+TREE_SYSTEMS = ("catboost", "xgboost", "lightgbm", "ensemble")
+ALL_SYSTEMS = (*SYSTEMS, *TREE_SYSTEMS)
 
 
-def make_baseline(name: str, *, seed: int = 0, k: int = 20,
-                  tree_backend: str = "sklearn", threads: int = 1) -> Baseline:
+def make_baseline(name: str, *, seed: int = 0, k: int = 20, threads: int = 1) -> Baseline:
     """An unfitted baseline by system name (one of :data:`SYSTEMS`).
 
     Args:
         name: system name; also the predictions file's stem.
         seed: random_state of the tree models.
         k: neighbours of ``knn``.
-        tree_backend: ``sklearn`` or ``lightgbm`` for ``gbt``.
         threads: OpenMP/BLAS threads of ``knn``, ``gbt`` and ``hurdle``.
     """
     if name in STATISTICS:
@@ -32,11 +35,11 @@ def make_baseline(name: str, *, seed: int = 0, k: int = 20,
     if name == "knn":
         return KNNBaseline(k=k, threads=threads)
     if name == "gbt":
-        return GradientBoostedTrees(seed=seed, backend=tree_backend, threads=threads)
+        return GradientBoostedTrees(seed=seed, threads=threads)
     if name == "hurdle":
         return HurdleModel(seed=seed, threads=threads)
     raise ValueError(f"unknown baseline {name!r}; expected one of {', '.join(SYSTEMS)}")
 
 
-__all__ = ["SYSTEMS", "Baseline", "ConstantBaseline", "GradientBoostedTrees", "HurdleModel",
-           "KNNBaseline", "make_baseline"]
+__all__ = ["ALL_SYSTEMS", "SYSTEMS", "TREE_SYSTEMS", "Baseline", "ConstantBaseline",
+           "GradientBoostedTrees", "HurdleModel", "KNNBaseline", "make_baseline"]

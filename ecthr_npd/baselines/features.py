@@ -12,16 +12,25 @@ functions of ``country_alpha2`` and ``hudoc_decision_body``. No audit column and
 target: :meth:`FeatureEncoder.fit` learns its vocabularies from the inputs of the training
 table only.
 
-Two encodings of the same predictors:
+Three encodings of the same predictors:
 
 - ``ordinal`` (for gradient-boosted trees): categorical columns as integer codes with NaN for
   null or a value unseen in training (:attr:`FeatureEncoder.categorical_mask` marks them),
   booleans 1/0/NaN, numbers as they are (NaN for null);
-- ``one_hot`` (for distances): categories one-hot with a "missing/unseen" column, booleans as a
-  value and a missing indicator, numbers with nulls replaced by the training median plus a
-  missing indicator.
+- ``one_hot`` (for distances and the paper's XGBoost/LightGBM protocol): categories one-hot
+  with a "missing/unseen" column, booleans as a value and a missing indicator, numbers with
+  nulls replaced by the training median plus a missing indicator;
+- ``native`` (for CatBoost's categorical pools): numbers and booleans as in ``one_hot``,
+  categorical columns as one integer code each (-1 for null or unseen).
 
-Both: counts (applicants, applications, violations, articles) and GDP as ``log1p``; sets as
+Feature sets (:data:`FEATURE_SETS`, the paper's, over the 20 public predictors; no
+``has_mixed_outcome``): ``X0`` "case metadata" — state, decision body, importance, separate
+opinion, representation, HUDOC application count, year, month, violations, violation type,
+articles, duration, GDP; ``X1`` "applicant-enhanced" — X0 plus the facts-side applicant
+columns: ``num_applicants``, sex, age group, birth years, nationality scope. The paper's X2/X3
+add merits-reasoning features that the release does not carry.
+
+All: counts (applicants, applications, violations, articles) and GDP as ``log1p``; sets as
 multi-hot (violated articles: the ``top_k_articles`` most frequent training
 articles plus a count of the others; applicant sex and age group: every value plus an
 "unknown" indicator), birth years as min, max and count of known years.
@@ -45,7 +54,7 @@ COUNT_COLUMNS = ("num_applicants", "hudoc_application_count", "num_violations_fo
                  "violated_articles_count")
 CLOSED_SET_COLUMNS = ("applicant_sex", "applicant_age_group")
 GDP_COLUMNS = ("gdp_per_capita_current_usd", "gdp_constant_2015_usd")
-ENCODINGS = ("ordinal", "one_hot")
+ENCODINGS = ("ordinal", "one_hot", "native")
 
 
 def _numbers(table: pa.Table, name: str) -> np.ndarray:
@@ -87,9 +96,12 @@ class FeatureEncoder:
 
     Attributes:
         top_k_articles: how many of the most frequent training articles get a column.
+        predictors: release columns to encode (``judgment_date`` stands for the month;
+            :data:`FEATURE_SETS`); ``None``: every predictor listed in the module docstring.
     """
 
     top_k_articles: int = 30
+    predictors: tuple[str, ...] | None = None
     countries: list[str] = field(default_factory=list)
     articles: list[str] = field(default_factory=list)
     medians: dict[str, float] = field(default_factory=dict)
@@ -144,10 +156,13 @@ class FeatureEncoder:
 
     def _sets(self, table: pa.Table) -> tuple[list[str], list[np.ndarray]]:
         names, blocks = [], []
-        matrix, others = multi_hot(table, "violated_articles", self.articles)
-        names += [f"article={a}" for a in self.articles] + ["articles_other_count"]
-        blocks += [matrix, others[:, None]]
+        if self._keeps("violated_articles"):
+            matrix, others = multi_hot(table, "violated_articles", self.articles)
+            names += [f"article={a}" for a in self.articles] + ["articles_other_count"]
+            blocks += [matrix, others[:, None]]
         for column in CLOSED_SET_COLUMNS:
+            if not self._keeps(column):
+                continue
             values = list(schema.COLUMN_BY_NAME[column].values)
             matrix, others = multi_hot(table, column, values)
             _, _, null_rows = _list_members(table, column)
@@ -169,9 +184,9 @@ class FeatureEncoder:
         """Column names of :meth:`transform`'s matrix for ``encoding``."""
         return self._names(encoding)
 
-    def categorical_mask(self) -> np.ndarray:
-        """Boolean mask of the ordinal encoding's categorical columns."""
-        return np.array([name.startswith("cat:") for name in self._names("ordinal")])
+    def categorical_mask(self, encoding: str = "ordinal") -> np.ndarray:
+        """Boolean mask of the categorical columns of the ``ordinal`` or ``native`` encoding."""
+        return np.array([name.startswith("cat:") for name in self._names(encoding)])
 
     def _names(self, encoding: str) -> list[str]:
         empty = pa.table({name: pa.array([], type=feature_type)
@@ -185,8 +200,12 @@ class FeatureEncoder:
             raise ValueError(f"encoding={encoding!r}; expected one of {ENCODINGS}")
         names: list[str] = []
         blocks: list[np.ndarray] = []
+        keep = self._keeps
+
         numeric = self._numeric_block(table)
         for name, values in numeric.items():
+            if not keep(NUMERIC_SOURCE[name]):
+                continue
             if encoding == "ordinal":
                 names.append(name)
                 blocks.append(values[:, None])
@@ -196,6 +215,8 @@ class FeatureEncoder:
                 blocks += [np.where(missing, self.medians[name], values)[:, None],
                            missing.astype(np.float64)[:, None]]
         for name in BOOL_COLUMNS:
+            if not keep(name):
+                continue
             values = _numbers(table, name)
             if encoding == "ordinal":
                 names.append(name)
@@ -206,9 +227,14 @@ class FeatureEncoder:
                 blocks += [np.nan_to_num(values, nan=0.0)[:, None],
                            missing.astype(np.float64)[:, None]]
         for name, (codes, size) in self._categories(table).items():
+            if not keep(name):
+                continue
             if encoding == "ordinal":
                 names.append(f"cat:{name}")
                 blocks.append(codes[:, None])
+            elif encoding == "native":
+                names.append(f"cat:{name}")
+                blocks.append(np.nan_to_num(codes, nan=-1.0)[:, None])
             else:
                 matrix = np.zeros((table.num_rows, size + 1))
                 slot = np.where(np.isnan(codes), size, np.nan_to_num(codes, nan=0)).astype(int)
@@ -221,6 +247,30 @@ class FeatureEncoder:
         names += set_names
         blocks += set_blocks
         return names, np.hstack(blocks) if blocks else np.zeros((table.num_rows, 0))
+
+    def _keeps(self, source: str) -> bool:
+        """Whether the predictor ``source`` (a release column) is in this encoder's set."""
+        return self.predictors is None or source in self.predictors
+
+
+# Release column behind each numeric feature (judgment_month comes from judgment_date).
+NUMERIC_SOURCE = {**{f"log1p_{name}": name for name in COUNT_COLUMNS},
+                  "violation_duration_months": "violation_duration_months",
+                  "judgment_year": "judgment_year", "judgment_month": "judgment_date",
+                  **{f"log1p_{name}": name for name in GDP_COLUMNS},
+                  "birth_year_min": "applicant_birth_years",
+                  "birth_year_max": "applicant_birth_years",
+                  "birth_year_count": "applicant_birth_years"}
+
+# The paper's feature sets over the release's 20 public predictors (see the module docstring).
+X0_PREDICTORS = ("country_alpha2", "hudoc_decision_body", "case_importance",
+                 "has_separate_opinion", "represented", "hudoc_application_count",
+                 "judgment_year", "judgment_date", "num_violations_found", "violation_type",
+                 "violated_articles", "violated_articles_count", "violation_duration_months",
+                 *GDP_COLUMNS)
+X1_PREDICTORS = (*X0_PREDICTORS, "num_applicants", "applicant_sex", "applicant_age_group",
+                 "applicant_birth_years", "applicant_nationality_scope")
+FEATURE_SETS = {"X0": X0_PREDICTORS, "X1": X1_PREDICTORS}
 
 
 _EMPTY_SCHEMA = {name: schema.features_for([name]).arrow_schema.field(name).type

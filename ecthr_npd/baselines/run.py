@@ -4,8 +4,13 @@ Output folder (replaced atomically)::
 
     <system>.csv     header ``case_id,prediction``; one row per case of every split (train,
                      validation, test, in that order), prediction in EUR (shortest repr)
-    settings.json    per system: chosen settings and fit/predict seconds; seed, threads,
+    settings.json    per system: chosen settings, fit/predict seconds and the variant
+                     (feature set, objective, selection, refit, seed); seeds, threads,
                      package versions, data fingerprint and source
+
+File stems: the system name, suffixed by the options that change it (``catboost-X0-l1-rolling``
+for ``--feature-set X0 --objective l1 --selection rolling``), ``+refit`` for the
+train+validation refits, ``.seedS`` for every seed after the first of ``--seeds``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import csv
 import platform
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +30,16 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import MARKER, atomic_output_dir, check_replaceable
 from courtbench.jsonio import dumps_strict
 from ecthr_npd import schema
-from ecthr_npd.baselines import SYSTEMS, make_baseline
+from ecthr_npd.baselines import ALL_SYSTEMS, TREE_SYSTEMS, libraries, make_baseline
+from ecthr_npd.baselines.base import limited_threads
+from ecthr_npd.baselines.boosted import FEATURE_SET_NAMES, BoostedTrees
 from ecthr_npd.baselines.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
-from ecthr_npd.baselines.trees import BACKENDS
+from ecthr_npd.baselines.ensemble import MedianEnsemble
+from ecthr_npd.baselines.selection import SELECTIONS
 
 PREDICTION_COLUMN = "prediction"
+# How the systems without --selection choose their settings (constants and knn choose none).
+CORE_SELECTION = {"gbt": "validation", "hurdle": "validation"}
 
 
 def package_versions() -> dict[str, str]:
@@ -42,6 +53,9 @@ def package_versions() -> dict[str, str]:
     versions = {"python": platform.python_version(), "numpy": np.__version__,
                 "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
                 "pyarrow": pyarrow.__version__, "courtbench": courtbench.__version__}
+    for library in libraries.LIBRARIES:
+        if libraries.available(library):
+            versions[library] = libraries.version(library)
     try:
         import datasets
 
@@ -53,58 +67,178 @@ def package_versions() -> dict[str, str]:
 
 def _systems(text: str) -> list[str]:
     names = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [n for n in names if n not in SYSTEMS]
+    unknown = [n for n in names if n not in ALL_SYSTEMS]
     if unknown or not names:
         raise argparse.ArgumentTypeError(f"--systems {text!r}: unknown {unknown}; expected a "
-                                         f"comma-separated subset of {', '.join(SYSTEMS)}")
+                                         f"comma-separated subset of {', '.join(ALL_SYSTEMS)}")
     return names
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        seeds = []
+    if not seeds or len(set(seeds)) != len(seeds) or min(seeds) < 0:
+        raise argparse.ArgumentTypeError(f"--seeds {text!r}: expected distinct integers >= 0 "
+                                         "separated by commas, such as 0,1,2")
+    return seeds
+
+
+def _availability() -> str:
+    missing = libraries.unavailable()
+    if not missing:
+        return "catboost, xgboost and lightgbm are installed"
+    return f"unavailable here: {', '.join(missing)} ({libraries.INSTALL_COMMAND})"
 
 
 def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
     """``courtbench baselines ecthr_npd`` options (``--data`` and ``--out`` come from the CLI)."""
-    parser.add_argument("--systems", type=_systems, default=list(SYSTEMS),
-                        help=f"comma-separated systems (default: all: {','.join(SYSTEMS)})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the tree models (default 0)")
+    parser.add_argument("--systems", type=_systems, default=None,
+                        help=f"comma-separated systems (default: every available one of "
+                             f"{','.join(ALL_SYSTEMS)}; {_availability()})")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the tree models (default 0; see --seeds)")
+    parser.add_argument("--seeds", type=_seeds, default=None,
+                        help="comma-separated seeds such as 0,1,2: catboost/xgboost/lightgbm/"
+                             "ensemble are fitted once per seed; the first seed's files carry "
+                             "the system name, the others NAME.seedS")
     parser.add_argument("--k", type=int, default=20, help="neighbours of knn (default 20)")
-    parser.add_argument("--tree-backend", choices=BACKENDS, default="sklearn",
-                        help="gradient-boosting library of gbt (lightgbm only if installed)")
+    parser.add_argument("--feature-set", choices=FEATURE_SET_NAMES, default="X1",
+                        help="predictors of catboost/xgboost/lightgbm: X0 case metadata, X1 plus "
+                             "the applicant columns (default X1, the paper's)")
+    parser.add_argument("--objective", choices=libraries.OBJECTIVES, default="squared",
+                        help="loss of catboost/xgboost/lightgbm on log1p(y): squared (default, "
+                             "the paper's) or l1 (conditional median)")
+    parser.add_argument("--selection", choices=SELECTIONS, default="validation",
+                        help="how catboost/xgboost/lightgbm/ensemble choose settings: "
+                             "validation MAE (default, the paper's) or rolling-origin folds over "
+                             "the last three years of train+validation")
+    parser.add_argument("--refit", action="store_true",
+                        help="also write NAME+refit: each library system and the ensemble "
+                             "refitted on train+validation with the chosen settings")
     parser.add_argument("--threads", type=int, default=1,
-                        help="OpenMP/BLAS threads while fitting (default 1: deterministic and "
-                             "no oversubscription on shared machines)")
+                        help="OpenMP/BLAS/library threads while fitting (default 1: "
+                             "deterministic and no oversubscription on shared machines)")
 
 
-def fit_and_predict(data: BenchmarkData, systems: list[str], *, seed: int = 0, k: int = 20,
-                    tree_backend: str = "sklearn", threads: int = 1,
+@dataclass(frozen=True)
+class Options:
+    """What ``courtbench baselines ecthr_npd`` varies (see :func:`add_baseline_arguments`)."""
+
+    seeds: tuple[int, ...] = (0,)
+    k: int = 20
+    threads: int = 1
+    feature_set: str = "X1"
+    objective: str = "squared"
+    selection: str = "validation"
+    refit: bool = False
+    grids: dict[str, dict[str, tuple]] | None = None  # tests: small grids per library
+    max_trees: int = libraries.MAX_TREES
+
+    def variant(self, base: str) -> str:
+        """``base`` with the suffixes of the options that change it: ``-X0``, ``-l1``,
+        ``-rolling`` (library systems and the ensemble only)."""
+        if base not in TREE_SYSTEMS:
+            return base
+        return base + "".join(f"-{value}" for value, default in (
+            (self.feature_set, "X1"), (self.objective, "squared"),
+            (self.selection, "validation")) if value != default)
+
+
+def default_systems() -> list[str]:
+    """Every system whose packages are installed, in report order."""
+    missing = set(libraries.unavailable())
+    names = [n for n in ALL_SYSTEMS if n not in missing]
+    if len(missing) == len(libraries.LIBRARIES):
+        names.remove("ensemble")
+    return names
+
+
+def check_available(systems: list[str]) -> None:
+    """CourtbenchError naming the requested systems whose library is not installed."""
+    missing = [n for n in systems if n in libraries.LIBRARIES and not libraries.available(n)]
+    if missing:
+        raise CourtbenchError(f"--systems: {', '.join(missing)} unavailable (not installed); "
+                              f"install with: {libraries.INSTALL_COMMAND}")
+    if "ensemble" in systems and not set(systems) & set(libraries.LIBRARIES):
+        raise CourtbenchError("--systems: ensemble takes the median of catboost/xgboost/"
+                              "lightgbm; add at least one of them to --systems")
+
+
+def _make(name: str, seed: int, options: Options):
+    if name in libraries.LIBRARIES:
+        grid = (options.grids or {}).get(name)
+        return BoostedTrees(name, options.feature_set, options.objective, options.selection,
+                            seed, options.threads, grid=grid, max_trees=options.max_trees,
+                            name=options.variant(name))
+    return make_baseline(name, seed=seed, k=options.k, threads=options.threads)
+
+
+def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options | None = None,
                     progress: bool = False) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Fit every system on ``data``'s train split (choosing on validation) and predict all
-    cases.
+    """Fit every system on ``data``'s train split (choosing settings without test) and predict
+    all cases.
 
     Returns:
-        (predictions, settings): ``system → float64 array`` aligned with
-        ``data.all_ids()``; ``system → {"settings": ..., "fit_seconds", "predict_seconds"}``.
+        (predictions, settings): ``file stem → float64 array`` aligned with
+        ``data.all_ids()``; ``file stem → {"settings", "fit_seconds", "predict_seconds",
+        "variant"}``. Seed-independent systems are fitted with the first seed only.
     """
+    options = options or Options()
+    check_available(systems)
     predictions: dict[str, np.ndarray] = {}
     settings: dict[str, Any] = {}
     unlabelled = {split: inputs_only(data.splits[split]) for split in SPLITS}
-    for name in systems:
-        baseline = make_baseline(name, seed=seed, k=k, tree_backend=tree_backend,
-                                 threads=threads)
-        start = time.perf_counter()
-        baseline.fit(data.splits["train"], data.splits["validation"])
-        fitted = time.perf_counter()
-        values = np.concatenate([baseline.predict(unlabelled[s]) for s in SPLITS])
-        done = time.perf_counter()
-        bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
-        if bad.size:  # a baseline bug, never the user's input
-            raise RuntimeError(f"{name}: prediction {float(values[bad[0]])!r} for case "
-                               f"{data.all_ids()[bad[0]]} is not a finite number >= 0")
-        predictions[name] = values
-        settings[name] = {"settings": baseline.settings(),
-                          "fit_seconds": round(fitted - start, 3),
-                          "predict_seconds": round(done - fitted, 3)}
-        if progress:
-            print(f"  {name:<22} fit {fitted - start:6.1f} s, predict {done - fitted:5.1f} s",
-                  file=sys.stderr, flush=True)
+    train, validation = data.splits["train"], data.splits["validation"]
+    ordered = [n for n in ALL_SYSTEMS if n in systems]
+    for index, seed in enumerate(options.seeds):
+        suffix = "" if index == 0 else f".seed{seed}"
+        fitted: dict[str, Any] = {}
+        for base in ordered:
+            if index > 0 and base not in TREE_SYSTEMS:
+                continue
+            variants = [False, True] if options.refit and base in TREE_SYSTEMS else [False]
+            for refit in variants:
+                name = options.variant(base) + ("+refit" if refit else "")
+                start = time.perf_counter()
+                if base == "ensemble" and refit:
+                    baseline = fitted[options.variant(base)].with_members(fitted, name)
+                elif base == "ensemble":
+                    baseline = MedianEnsemble([fitted[options.variant(lib)] for lib in
+                                               libraries.LIBRARIES
+                                               if options.variant(lib) in fitted],
+                                              name=name).fit()
+                elif refit:
+                    baseline = fitted[options.variant(base)].refitted(train, validation)
+                else:
+                    baseline = _make(base, seed, options)
+                    with limited_threads(options.threads):
+                        baseline.fit(train, validation)
+                fitted[name] = baseline
+                done_fit = time.perf_counter()
+                with limited_threads(options.threads):
+                    values = np.concatenate([baseline.predict(unlabelled[s]) for s in SPLITS])
+                done = time.perf_counter()
+                bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
+                if bad.size:  # a baseline bug, never the user's input
+                    raise RuntimeError(f"{name}: prediction {float(values[bad[0]])!r} for case "
+                                       f"{data.all_ids()[bad[0]]} is not a finite number >= 0")
+                predictions[name + suffix] = values
+                settings[name + suffix] = {
+                    "settings": baseline.settings(),
+                    "fit_seconds": round(done_fit - start, 3),
+                    "predict_seconds": round(done - done_fit, 3),
+                    "variant": {"system": base, "refit": refit, "seed": seed,
+                                "replica_of": name if suffix else None,
+                                **({"feature_set": options.feature_set,
+                                    "objective": options.objective,
+                                    "selection": options.selection}
+                                   if base in TREE_SYSTEMS else
+                                   {"selection": CORE_SELECTION.get(base, "none")})}}
+                if progress:
+                    print(f"  {name + suffix:<28} fit {done_fit - start:6.1f} s, predict "
+                          f"{done - done_fit:5.1f} s", file=sys.stderr, flush=True)
     return predictions, settings
 
 
@@ -138,15 +272,15 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
 
-def run_baselines_on(data: BenchmarkData, out_dir: Path, *, systems: list[str], seed: int = 0,
-                     k: int = 20, tree_backend: str = "sklearn", threads: int = 1,
-                     progress: bool = True) -> dict[str, Any]:
+def run_baselines_on(data: BenchmarkData, out_dir: Path, *, systems: list[str],
+                     options: Options | None = None, progress: bool = True) -> dict[str, Any]:
     """Fit, predict and write; returns the settings document written to settings.json."""
-    predictions, per_system = fit_and_predict(data, systems, seed=seed, k=k,
-                                              tree_backend=tree_backend, threads=threads,
-                                              progress=progress)
-    document = {"systems": per_system, "seed": seed, "threads": threads,
-                "tree_backend": tree_backend, "k": k, "versions": package_versions(),
+    options = options or Options()
+    predictions, per_system = fit_and_predict(data, systems, options=options, progress=progress)
+    document = {"systems": per_system, "seed": options.seeds[0], "seeds": list(options.seeds),
+                "threads": options.threads, "k": options.k, "feature_set": options.feature_set,
+                "objective": options.objective, "selection": options.selection,
+                "refit": options.refit, "versions": package_versions(),
                 "data": {"source": data.source, "fingerprint": data.fingerprint,
                          "rows": {s: data.splits[s].num_rows for s in SPLITS}}}
     write_predictions(out_dir, data.all_ids(), predictions, document)
@@ -159,12 +293,24 @@ def run_baselines(args: argparse.Namespace) -> int:
         raise CourtbenchError(f"--k {args.k}: expected an integer >= 1")
     if args.threads < 1:
         raise CourtbenchError(f"--threads {args.threads}: expected an integer >= 1")
+    if args.seed < 0:
+        raise CourtbenchError(f"--seed {args.seed}: expected an integer >= 0")
+    systems = args.systems
+    if systems is None:
+        systems = default_systems()
+        missing = libraries.unavailable()
+        if missing:
+            print(f"unavailable: {', '.join(missing)} (install with: "
+                  f"{libraries.INSTALL_COMMAND})", file=sys.stderr)
+    check_available(systems)
+    options = Options(seeds=tuple(args.seeds or [args.seed]), k=args.k, threads=args.threads,
+                      feature_set=args.feature_set, objective=args.objective,
+                      selection=args.selection, refit=args.refit)
     # checked before fitting (minutes) rather than only when writing
     check_replaceable(args.out, kind="predictions folder", is_ours=is_predictions_folder)
     data = load_benchmark(args.data)
     print(f"ecthr_npd baselines on {args.data} "
           f"({', '.join(f'{s} {data.splits[s].num_rows:,}' for s in SPLITS)}):", file=sys.stderr)
-    run_baselines_on(data, args.out, systems=args.systems, seed=args.seed, k=args.k,
-                     tree_backend=args.tree_backend, threads=args.threads)
-    print(f"wrote {len(args.systems)} predictions file(s) and settings.json to {args.out}")
+    document = run_baselines_on(data, args.out, systems=systems, options=options)
+    print(f"wrote {len(document['systems'])} predictions file(s) and settings.json to {args.out}")
     return 0

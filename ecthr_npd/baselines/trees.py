@@ -6,8 +6,8 @@ encoder's ``ordinal`` encoding (categorical columns declared as such); predictio
 train; the one with the lowest validation MAE (in EUR) is kept (ties: the first in grid
 order). The validation cases are never fitted on.
 
-Backends: ``sklearn`` (``HistGradientBoostingRegressor``, the default) and ``lightgbm``
-(``LGBMRegressor``; only when the ``lightgbm`` package is installed).
+Model: scikit-learn's ``HistGradientBoostingRegressor``. The paper's library systems
+(CatBoost, XGBoost, LightGBM) are :mod:`ecthr_npd.baselines.boosted`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import pyarrow as pa
 from ecthr_npd.baselines.base import limited_threads, mean_absolute_error, target_of
 from ecthr_npd.baselines.features import FeatureEncoder
 
-BACKENDS = ("sklearn", "lightgbm")
 # learning rate × leaves per tree × loss on log1p(y); 300 boosting iterations each.
 DEFAULT_GRID: dict[str, tuple] = {
     "learning_rate": (0.05, 0.1),
@@ -40,50 +39,19 @@ def grid_points(grid: dict[str, tuple]) -> list[dict[str, Any]]:
             itertools.product(*(grid[key] for key in keys))]
 
 
-def backend_available(backend: str) -> bool:
-    """Whether ``backend``'s package is importable."""
-    if backend == "sklearn":
-        return True
-    if backend == "lightgbm":
-        import importlib.util
+def make_regressor(params: dict[str, Any], categorical: np.ndarray, seed: int):
+    """An unfitted ``HistGradientBoostingRegressor`` with ``params``."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
 
-        return importlib.util.find_spec("lightgbm") is not None
-    raise ValueError(f"backend {backend!r}; expected one of {BACKENDS}")
+    return HistGradientBoostingRegressor(
+        max_iter=MAX_ITER, min_samples_leaf=MIN_SAMPLES_LEAF, early_stopping=False,
+        categorical_features=categorical, random_state=seed, **params)
 
 
-def make_regressor(backend: str, params: dict[str, Any], categorical: np.ndarray, seed: int):
-    """An unfitted regressor of ``backend`` with ``params`` (grid keys in sklearn's names)."""
-    if backend == "sklearn":
-        from sklearn.ensemble import HistGradientBoostingRegressor
-
-        return HistGradientBoostingRegressor(
-            max_iter=MAX_ITER, min_samples_leaf=MIN_SAMPLES_LEAF, early_stopping=False,
-            categorical_features=categorical, random_state=seed, **params)
-    if backend == "lightgbm":
-        if not backend_available("lightgbm"):
-            raise ValueError("backend 'lightgbm' requested but the lightgbm package is not "
-                             "installed (pip install lightgbm)")
-        import lightgbm
-
-        objective = {"squared_error": "regression", "absolute_error": "regression_l1"}
-        return lightgbm.LGBMRegressor(
-            n_estimators=MAX_ITER, learning_rate=params["learning_rate"],
-            num_leaves=params["max_leaf_nodes"], objective=objective[params["loss"]],
-            min_child_samples=MIN_SAMPLES_LEAF, random_state=seed, deterministic=True,
-            force_col_wise=True, n_jobs=1, verbose=-1)
-    raise ValueError(f"backend {backend!r}; expected one of {BACKENDS}")
-
-
-def fit_regressor(backend: str, params: dict[str, Any], encoder: FeatureEncoder,
-                  features: np.ndarray, target: np.ndarray, seed: int):
-    """Fit a ``backend`` regressor; LightGBM receives the categorical columns by index."""
-    categorical = encoder.categorical_mask()
-    model = make_regressor(backend, params, categorical, seed)
-    if backend == "lightgbm":
-        model.fit(features, target, categorical_feature=[int(i) for i in np.flatnonzero(categorical)])
-    else:
-        model.fit(features, target)
-    return model
+def fit_regressor(params: dict[str, Any], encoder: FeatureEncoder, features: np.ndarray,
+                  target: np.ndarray, seed: int):
+    """Fit a regressor with the encoder's categorical columns declared."""
+    return make_regressor(params, encoder.categorical_mask(), seed).fit(features, target)
 
 
 def log_target_prediction(model, features: np.ndarray) -> np.ndarray:
@@ -97,13 +65,11 @@ class GradientBoostedTrees:
 
     Args:
         seed: random_state of the model.
-        backend: ``sklearn`` or ``lightgbm``.
         grid: hyper-parameter grid (defaults to :data:`DEFAULT_GRID`).
         threads: OpenMP threads while fitting and predicting (see ``limited_threads``).
     """
 
     seed: int = 0
-    backend: str = "sklearn"
     grid: dict[str, tuple] = field(default_factory=lambda: dict(DEFAULT_GRID))
     threads: int = 1
     name: str = "gbt"
@@ -111,10 +77,6 @@ class GradientBoostedTrees:
     chosen: dict[str, Any] | None = None
     validation_mae: dict[str, float] = field(default_factory=dict)
     model: Any = None
-
-    def __post_init__(self) -> None:
-        if self.backend not in BACKENDS:
-            raise ValueError(f"backend {self.backend!r}; expected one of {BACKENDS}")
 
     def fit(self, train: pa.Table, validation: pa.Table) -> GradientBoostedTrees:
         with limited_threads(self.threads):
@@ -129,8 +91,7 @@ class GradientBoostedTrees:
         best = None
         self.validation_mae = {}
         for params in grid_points(self.grid):
-            model = fit_regressor(self.backend, params, self.encoder, x_train,
-                                  np.log1p(y_train), self.seed)
+            model = fit_regressor(params, self.encoder, x_train, np.log1p(y_train), self.seed)
             mae = mean_absolute_error(y_validation, log_target_prediction(model, x_validation))
             self.validation_mae[_key(params)] = mae
             if best is None or mae < best[0]:
@@ -145,7 +106,7 @@ class GradientBoostedTrees:
             return log_target_prediction(self.model, self.encoder.transform(table))
 
     def settings(self) -> dict[str, Any]:
-        return {"backend": self.backend, "chosen": self.chosen, "max_iter": MAX_ITER,
+        return {"model": "sklearn HistGradientBoostingRegressor", "chosen": self.chosen, "max_iter": MAX_ITER,
                 "min_samples_leaf": MIN_SAMPLES_LEAF, "seed": self.seed,
                 "validation_mae_by_setting": self.validation_mae,
                 "features": self.encoder.feature_names()}
