@@ -117,6 +117,8 @@ def _law_area(row: RawRow, part: str, year: int) -> tuple[str, bool]:
     value = row.fields.get("law_area")
     if _is_empty(value):
         return law_area(part, year), True
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())  # a class index reads alike from CSV text and JSON numbers
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(LAW_AREAS):
         return LAW_AREAS[value], False
     if isinstance(value, str):

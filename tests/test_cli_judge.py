@@ -57,7 +57,7 @@ def hub_folder(tmp_path_factory) -> Path:
                           default=pair == "de_fr")
                for pair, n in (("de_fr", 40), ("it_it", 3))]
     write_hub_folder(root / "hub", configs, card_template=template, card_context={},
-                     card_metadata={"pretty_name": "SLDS-like", "courtbench_dataset": "slds_test"})
+                     card_metadata={"pretty_name": "SLDS-like", "courtbench_dataset": "slds"})
     return root / "hub"
 
 

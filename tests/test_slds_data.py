@@ -19,9 +19,11 @@ def folder(tmp_path_factory):
 
 
 def test_rows_come_sorted_by_sample_id(folder):
-    rows = read_split(folder, "test", columns=("headnote", "decision"))
-    assert rows["sample_id"] == ["d0/de", "d0/it", "d1/de", "d1/it"]
-    assert rows["headnote"][1] == HEADNOTES["it"]
+    rows = read_split(folder, "test", columns=("headnote", "headnote_language", "decision"))
+    ids = list(rows["sample_id"])
+    assert ids == sorted(ids) and len(ids) == 4
+    for language, headnote in zip(rows["headnote_language"], rows["headnote"], strict=True):
+        assert headnote == HEADNOTES[language]
 
 
 def test_several_splits_are_read_together(folder):

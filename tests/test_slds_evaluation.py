@@ -144,7 +144,7 @@ def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
 
 def test_judge_failures_exit_non_zero_with_the_report_written_and_cache_beside_it(tmp_path, capsys):
     data = _folder(tmp_path)
-    preds = _predictions(tmp_path, "oracle", {f"d{i}/{h}": _gold(h) for i in (0, 1)
+    preds = _predictions(tmp_path, "oracle", {sample_id(i, h): _gold(h) for i in (0, 1)
                                               for h in ("de", "fr", "it")})
     with FakeChatServer(lambda request, attempt: Reply(status=503)) as server:
         code = evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
