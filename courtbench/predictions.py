@@ -144,43 +144,13 @@ def read_predictions(
     if parse_id is None and expected_ids and all(
             isinstance(i, int) and not isinstance(i, bool) for i in expected_ids):
         parse_id = integer_id
-    expected = {}
-    for sample_id in expected_ids:
-        key = _id_key(sample_id)
-        if key in expected:
-            raise CourtbenchError(f"expected ids contain {quoted(sample_id)} twice; a split's ids must be unique")
-        expected[key] = sample_id
-    suffix = path.suffix.lower()
-    if suffix not in JSONL_SUFFIXES + CSV_SUFFIXES:
-        raise SourceError(path, f"unknown predictions format {suffix or '(no suffix)'!r}; expected "
-                          f"JSON Lines ({', '.join(JSONL_SUFFIXES)}) or CSV (.csv)")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise SourceError(path, "file not found") from None
-    except OSError as error:
-        raise SourceError(path, f"cannot read the file: {error}") from None
-    text = decode_utf8(path, data, expected="predictions file")
-    records = (_records_jsonl(path, text) if suffix in JSONL_SUFFIXES
-               else _records_csv(path, text, (id_column, value_column)))
-
+    expected = _expected_keys(expected_ids)
+    records = _read_records(path, id_column, value_column)
     values: dict[str, Any] = {}
     first_line: dict[str, int] = {}
     unknown, duplicate, bad_values = _Collected(), _Collected(), _Collected()
     for line, record in records:
-        for column in (id_column, value_column):
-            if column not in record:
-                raise SourceError(path, f"field missing (fields: {', '.join(map(str, record))})",
-                                  line=line, column=column)
-        raw_id = record[id_column]
-        if raw_id is None or isinstance(raw_id, (dict, list, bool)) or str(raw_id).strip() == "":
-            raise SourceError(path, f"invalid sample id {quoted(raw_id)}", line=line, column=id_column)
-        if parse_id is not None:
-            try:
-                raw_id = parse_id(raw_id)
-            except ValueError as error:
-                raise SourceError(path, str(error), line=line, column=id_column) from None
-        key = _id_key(raw_id)
+        key = _record_key(path, line, record, id_column, value_column, parse_id)
         try:
             value = parse_value(record[value_column])
         except (ValueError, TypeError, OverflowError) as error:
@@ -195,17 +165,70 @@ def read_predictions(
         else:
             values[key] = value
             first_line[key] = line
-    if bad_values:
-        (line, value, reason), others = bad_values.items[0], bad_values.items[1:]
-        listed = _listing([f"line {n} ({v}: {r})" for n, v, r in others], bad_values.total - 1)
-        raise SourceError(path, f"bad value {value}: {reason}"
-                          + (f"; {bad_values.total - 1} more bad value(s): {listed}"
-                             if others else ""),
-                          line=line, column=value_column)
+    _raise_bad_values(path, bad_values, value_column)
     missing = [key for key in expected if key not in values]
     if unknown or duplicate or missing:
         raise CourtbenchError(_mismatch_message(path, len(expected), unknown, duplicate, missing))
     return {expected[key]: values[key] for key in expected}
+
+
+def _expected_keys(expected_ids: list[Hashable]) -> dict:
+    """``{matching key: expected id}``; CourtbenchError when an id repeats."""
+    expected = {}
+    for sample_id in expected_ids:
+        key = _id_key(sample_id)
+        if key in expected:
+            raise CourtbenchError(f"expected ids contain {quoted(sample_id)} twice; a split's "
+                                  "ids must be unique")
+        expected[key] = sample_id
+    return expected
+
+
+def _read_records(path: Path, id_column: str, value_column: str) -> Iterator[tuple[int, dict]]:
+    """``[(line, record)]`` of a JSON Lines or CSV predictions file."""
+    suffix = path.suffix.lower()
+    if suffix not in JSONL_SUFFIXES + CSV_SUFFIXES:
+        raise SourceError(path, f"unknown predictions format {suffix or '(no suffix)'!r}; expected "
+                          f"JSON Lines ({', '.join(JSONL_SUFFIXES)}) or CSV (.csv)")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(path, "file not found") from None
+    except OSError as error:
+        raise SourceError(path, f"cannot read the file: {error}") from None
+    text = decode_utf8(path, data, expected="predictions file")
+    return (_records_jsonl(path, text) if suffix in JSONL_SUFFIXES
+            else _records_csv(path, text, (id_column, value_column)))
+
+
+def _record_key(path: Path, line: int, record: dict, id_column: str, value_column: str,
+                parse_id: Callable[[Any], Hashable] | None) -> Hashable:
+    """The matching key of a record's id; SourceError for a missing field or a bad id."""
+    for column in (id_column, value_column):
+        if column not in record:
+            raise SourceError(path, f"field missing (fields: {', '.join(map(str, record))})",
+                              line=line, column=column)
+    raw_id = record[id_column]
+    if raw_id is None or isinstance(raw_id, (dict, list, bool)) or str(raw_id).strip() == "":
+        raise SourceError(path, f"invalid sample id {quoted(raw_id)}", line=line, column=id_column)
+    if parse_id is not None:
+        try:
+            raw_id = parse_id(raw_id)
+        except ValueError as error:
+            raise SourceError(path, str(error), line=line, column=id_column) from None
+    return _id_key(raw_id)
+
+
+def _raise_bad_values(path: Path, bad_values: _Collected, value_column: str) -> None:
+    """One SourceError listing every bad value (the first one's line named), if any."""
+    if not bad_values:
+        return
+    (line, value, reason), others = bad_values.items[0], bad_values.items[1:]
+    listed = _listing([f"line {n} ({v}: {r})" for n, v, r in others], bad_values.total - 1)
+    raise SourceError(path, f"bad value {value}: {reason}"
+                      + (f"; {bad_values.total - 1} more bad value(s): {listed}"
+                         if others else ""),
+                      line=line, column=value_column)
 
 
 def _listing(items: list[str], total: int | None = None) -> str:

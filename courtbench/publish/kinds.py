@@ -160,40 +160,55 @@ def app_sibling_files(folder: Path) -> set[str]:
     return found
 
 
-def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
-                      app_siblings: frozenset[str] = frozenset()) -> str | None:
-    """Why the file at ``relative`` must not be uploaded, or None when it may be."""
-    path = folder / relative
-    if path.is_symlink():
-        return "symbolic link"
-    if any(part.startswith(".") for part in relative.parts):
-        return "hidden"
-    top_level = len(relative.parts) == 1
-    if kind == LEADERBOARD:
-        return None if top_level and relative.name in LEADERBOARD_FILES else (
-            f"not one of {', '.join(LEADERBOARD_FILES)}")
-    if kind == RESULTS:
-        if relative.as_posix() == CARD_FILE or (relative.parts[0] == "results"
-                                                and relative.suffix == ".json"):
-            return None
-        return "not README.md or results/**/*.json"
-    if kind == DATASET:
-        if relative.as_posix() == CARD_FILE:
-            return None
-        if relative.parts[0] == "data" and relative.suffix == ".parquet":
-            return None
-        if top_level and relative.suffix == ".png":
-            return None
-        return "not README.md, data/**/*.parquet or a top-level *.png"
-    if top_level and relative.name in (f"{folder.name}.py", *METRIC_FILES, *app_siblings):
+def _dataset_reason(relative: PurePosixPath) -> str | None:
+    if relative.as_posix() == CARD_FILE:
         return None
-    if top_level and relative.name in sibling_modules(folder):
+    if relative.parts[0] == "data" and relative.suffix == ".parquet":
         return None
-    if top_level and relative.suffix == ".txt":
-        return None if _is_plain_text(path) else "*.txt that is not UTF-8 plain text"
+    if len(relative.parts) == 1 and relative.suffix == ".png":
+        return None
+    return "not README.md, data/**/*.parquet or a top-level *.png"
+
+
+def _results_reason(relative: PurePosixPath) -> str | None:
+    if relative.as_posix() == CARD_FILE or (relative.parts[0] == "results"
+                                            and relative.suffix == ".json"):
+        return None
+    return "not README.md or results/**/*.json"
+
+
+def _leaderboard_reason(relative: PurePosixPath) -> str | None:
+    if len(relative.parts) == 1 and relative.name in LEADERBOARD_FILES:
+        return None
+    return f"not one of {', '.join(LEADERBOARD_FILES)}"
+
+
+def _metric_reason(folder: Path, relative: PurePosixPath, app_siblings: frozenset[str]
+                   ) -> str | None:
+    if len(relative.parts) == 1:
+        if relative.name in (f"{folder.name}.py", *METRIC_FILES, *app_siblings):
+            return None
+        if relative.name in sibling_modules(folder):
+            return None
+        if relative.suffix == ".txt":
+            return None if _is_plain_text(folder / relative) else (
+                "*.txt that is not UTF-8 plain text")
     return (f"not {folder.name}.py, README.md, app.py, requirements.txt, a top-level *.txt, "
             f"a top-level *.py that {folder.name}.py imports relatively or one that app.py "
             "imports")
+
+
+def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
+                      app_siblings: frozenset[str] = frozenset()) -> str | None:
+    """Why the file at ``relative`` must not be uploaded, or None when it may be."""
+    if (folder / relative).is_symlink():
+        return "symbolic link"
+    if any(part.startswith(".") for part in relative.parts):
+        return "hidden"
+    if kind == METRIC:
+        return _metric_reason(folder, relative, app_siblings)
+    return {DATASET: _dataset_reason, RESULTS: _results_reason,
+            LEADERBOARD: _leaderboard_reason}[kind](relative)
 
 
 def select_files(folder: Path, kind: str) -> tuple[list[str], dict[str, str]]:

@@ -200,34 +200,42 @@ class FeatureEncoder:
             raise ValueError(f"encoding={encoding!r}; expected one of {ENCODINGS}")
         names: list[str] = []
         blocks: list[np.ndarray] = []
-        keep = self._keeps
+        for part in (self._number_columns(table, encoding),
+                     self._category_columns(table, encoding), self._sets(table)):
+            names += part[0]
+            blocks += part[1]
+        return names, np.hstack(blocks) if blocks else np.zeros((table.num_rows, 0))
 
-        numeric = self._numeric_block(table)
-        for name, values in numeric.items():
-            if not keep(NUMERIC_SOURCE[name]):
-                continue
+    def _number_columns(self, table: pa.Table, encoding: str
+                        ) -> tuple[list[str], list[np.ndarray]]:
+        """Numeric then boolean columns: as they are (ordinal) or imputed with a missing
+        indicator (numbers: the train median; booleans: 0)."""
+        names: list[str] = []
+        blocks: list[np.ndarray] = []
+        columns = [(name, values, self.medians[name])
+                   for name, values in self._numeric_block(table).items()
+                   if self._keeps(NUMERIC_SOURCE[name])]
+        columns += [(name, _numbers(table, name), 0.0) for name in BOOL_COLUMNS
+                    if self._keeps(name)]
+        for name, values, fill in columns:
             if encoding == "ordinal":
                 names.append(name)
                 blocks.append(values[:, None])
             else:
                 missing = np.isnan(values)
                 names += [name, f"{name}=missing"]
-                blocks += [np.where(missing, self.medians[name], values)[:, None],
+                blocks += [np.where(missing, fill, values)[:, None],
                            missing.astype(np.float64)[:, None]]
-        for name in BOOL_COLUMNS:
-            if not keep(name):
-                continue
-            values = _numbers(table, name)
-            if encoding == "ordinal":
-                names.append(name)
-                blocks.append(values[:, None])
-            else:
-                missing = np.isnan(values)
-                names += [name, f"{name}=missing"]
-                blocks += [np.nan_to_num(values, nan=0.0)[:, None],
-                           missing.astype(np.float64)[:, None]]
+        return names, blocks
+
+    def _category_columns(self, table: pa.Table, encoding: str
+                          ) -> tuple[list[str], list[np.ndarray]]:
+        """Categorical columns: codes (ordinal; native with -1 for missing) or one-hot with a
+        missing slot."""
+        names: list[str] = []
+        blocks: list[np.ndarray] = []
         for name, (codes, size) in self._categories(table).items():
-            if not keep(name):
+            if not self._keeps(name):
                 continue
             if encoding == "ordinal":
                 names.append(f"cat:{name}")
@@ -243,10 +251,7 @@ class FeatureEncoder:
                           else list(schema.COLUMN_BY_NAME[name].values))
                 names += [f"{name}={v}" for v in labels] + [f"{name}=missing"]
                 blocks.append(matrix)
-        set_names, set_blocks = self._sets(table)
-        names += set_names
-        blocks += set_blocks
-        return names, np.hstack(blocks) if blocks else np.zeros((table.num_rows, 0))
+        return names, blocks
 
     def _keeps(self, source: str) -> bool:
         """Whether the predictor ``source`` (a release column) is in this encoder's set."""

@@ -101,6 +101,52 @@ def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> lis
     return problems
 
 
+def _shape_problems(record: dict) -> list[str]:
+    """Unknown, missing and mistyped fields."""
+    problems = [f"unknown field {key!r}" for key in sorted(set(record) - set(FIELDS))]
+    problems += [f"missing field {key!r}" for key in FIELDS if key not in record]
+    if problems:
+        return problems
+    for key, (kind, nullable) in FIELDS.items():
+        problem = _type_problem(record[key], kind, nullable)
+        if problem:
+            problems.append(f"{key}: {problem}")
+    return problems
+
+
+def _value_problems(record: dict) -> list[str]:
+    """Fields of the right type whose value is not allowed."""
+    problems = []
+    if record["schema"] != SCHEMA_VERSION:
+        problems.append(f"schema: {record['schema']!r}; expected {SCHEMA_VERSION!r}")
+    problems += [f"{key}: {record[key]!r}; expected 1-100 of A-Z a-z 0-9 _ . + -"
+                 for key in ("benchmark", "system", "family") if not _NAME.match(record[key])]
+    if record["data_kind"] not in DATA_KINDS:
+        problems.append(f"data_kind: {record['data_kind']!r}; expected one of {DATA_KINDS}")
+    if not _DATE.match(record["date"]):
+        problems.append(f"date: {record['date']!r}; expected YYYY-MM-DD")
+    for key in ("parameters_json", "prompt_hashes_json"):
+        try:
+            if not isinstance(json.loads(record[key]), dict):
+                problems.append(f"{key}: expected a JSON object as text")
+        except ValueError:
+            problems.append(f"{key}: not valid JSON text")
+    return problems
+
+
+def _per_item_problems(record: dict) -> list[str]:
+    per_item = record["per_item"]
+    problems = []
+    if len(per_item) > MAX_PER_ITEM:
+        problems.append(f"per_item: {len(per_item):,} values; at most {MAX_PER_ITEM:,}")
+    bad = next((i for i, v in enumerate(per_item) if _type_problem(v, float, False)), None)
+    if bad is not None:
+        problems.append(f"per_item[{bad}]: {_type_problem(per_item[bad], float, False)}")
+    if per_item and record["per_item_name"] is None:
+        problems.append("per_item_name: null although per_item has values")
+    return problems
+
+
 def validate_result(record) -> list[str]:
     """Return every problem of a result record (empty list: valid).
 
@@ -112,31 +158,10 @@ def validate_result(record) -> list[str]:
     """
     if not isinstance(record, dict):
         return [f"expected a JSON object, got {type(record).__name__}"]
-    problems = [f"unknown field {key!r}" for key in sorted(set(record) - set(FIELDS))]
-    problems += [f"missing field {key!r}" for key in FIELDS if key not in record]
+    problems = _shape_problems(record)
     if problems:
         return problems
-    for key, (kind, nullable) in FIELDS.items():
-        problem = _type_problem(record[key], kind, nullable)
-        if problem:
-            problems.append(f"{key}: {problem}")
-    if problems:
-        return problems
-    if record["schema"] != SCHEMA_VERSION:
-        problems.append(f"schema: {record['schema']!r}; expected {SCHEMA_VERSION!r}")
-    for key in ("benchmark", "system", "family"):
-        if not _NAME.match(record[key]):
-            problems.append(f"{key}: {record[key]!r}; expected 1-100 of A-Z a-z 0-9 _ . + -")
-    if record["data_kind"] not in DATA_KINDS:
-        problems.append(f"data_kind: {record['data_kind']!r}; expected one of {DATA_KINDS}")
-    if not _DATE.match(record["date"]):
-        problems.append(f"date: {record['date']!r}; expected YYYY-MM-DD")
-    for key in ("parameters_json", "prompt_hashes_json"):
-        try:
-            if not isinstance(json.loads(record[key]), dict):
-                problems.append(f"{key}: expected a JSON object as text")
-        except ValueError:
-            problems.append(f"{key}: not valid JSON text")
+    problems = _value_problems(record)
     problems += _struct_problems(record["metrics"], _METRIC_FIELDS, "metrics",
                                  {"ci_low", "ci_high"})
     problems += _struct_problems(record["breakdowns"], _BREAKDOWN_FIELDS, "breakdowns",
@@ -144,15 +169,7 @@ def validate_result(record) -> list[str]:
     problems += _struct_problems(record["paired_tests"], _TEST_FIELDS, "paired_tests", set())
     if not problems and sum(m["primary"] for m in record["metrics"]) != 1:
         problems.append("metrics: expected exactly one primary metric")
-    per_item = record["per_item"]
-    if len(per_item) > MAX_PER_ITEM:
-        problems.append(f"per_item: {len(per_item):,} values; at most {MAX_PER_ITEM:,}")
-    bad = next((i for i, v in enumerate(per_item) if _type_problem(v, float, False)), None)
-    if bad is not None:
-        problems.append(f"per_item[{bad}]: {_type_problem(per_item[bad], float, False)}")
-    if per_item and record["per_item_name"] is None:
-        problems.append("per_item_name: null although per_item has values")
-    return problems
+    return problems + _per_item_problems(record)
 
 
 def record_path(record: dict) -> str:

@@ -164,6 +164,55 @@ def _path(file):
     return Path(file if isinstance(file, (str, os.PathLike)) else file.name)
 
 
+def _decoded(path, name):
+    """The text of ``path`` (UTF-8, a leading BOM dropped); ``gr.Error`` naming the line of
+    the first byte that is not UTF-8."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise page_error(f"{name} line {line}: byte 0x{data[error.start]:02x} is not UTF-8") from None
+
+
+def _csv_records(content, name):
+    """``[(line, {column: text})]`` of CSV text with a header row."""
+    records = []
+    reader = csv.reader(io.StringIO(content, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise page_error(f"{name}: the file is empty; expected a header row")
+        start = reader.line_num + 1
+        for row in reader:
+            if row and len(row) != len(header):
+                raise page_error(f"{name} line {start}: {len(row)} fields, the header has "
+                               f"{len(header)}")
+            if row:
+                records.append((start, dict(zip(header, row, strict=True))))
+            start = reader.line_num + 1
+    except csv.Error as error:
+        raise page_error(f"{name} line {reader.line_num}: malformed CSV ({error})") from None
+    return records
+
+
+def _jsonl_records(content, name):
+    """``[(line, object)]`` of JSON Lines text, blank lines ignored."""
+    records = []
+    for line, raw in enumerate(content.split("\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise page_error(f"{name} line {line}: invalid JSON ({error.msg})") from None
+        if not isinstance(record, dict):
+            raise page_error(f"{name} line {line}: expected a JSON object, got "
+                           f"{type(record).__name__}")
+        records.append((line, record))
+    return records
+
+
 def read_records(file, what, required):
     """Records ``[(line, {column: value})]`` of an uploaded CSV or JSON Lines file.
 
@@ -179,48 +228,15 @@ def read_records(file, what, required):
     if suffix not in CSV_SUFFIXES + JSONL_SUFFIXES:
         raise page_error(f"{name}: unknown format {suffix or '(no suffix)'!r}; expected CSV (.csv) "
                        "or JSON Lines (.jsonl, .ndjson)")
-    data = path.read_bytes()
-    try:
-        content = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise page_error(f"{name} line {line}: byte 0x{data[error.start]:02x} is not UTF-8") from None
-    records = []
-    if suffix in CSV_SUFFIXES:
-        reader = csv.reader(io.StringIO(content, newline=""), strict=True)
-        try:
-            header = next(reader, None)
-            if header is None:
-                raise page_error(f"{name}: the file is empty; expected a header row")
-            start = reader.line_num + 1
-            for row in reader:
-                if row:
-                    if len(row) != len(header):
-                        raise page_error(f"{name} line {start}: {len(row)} fields, the header has "
-                                       f"{len(header)}")
-                    records.append((start, dict(zip(header, row, strict=True))))
-                start = reader.line_num + 1
-        except csv.Error as error:
-            raise page_error(f"{name} line {reader.line_num}: malformed CSV ({error})") from None
-    else:
-        for line, raw in enumerate(content.split("\n"), start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as error:
-                raise page_error(f"{name} line {line}: invalid JSON ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise page_error(f"{name} line {line}: expected a JSON object, got "
-                               f"{type(record).__name__}")
-            records.append((line, record))
+    content = _decoded(path, name)
+    records = (_csv_records if suffix in CSV_SUFFIXES else _jsonl_records)(content, name)
     if not records:
         raise page_error(f"{name}: no records")
     for line, record in records:
-        for column in required:
-            if column not in record:
-                raise page_error(f"{name} line {line}, column {column!r}: field missing "
-                               f"(fields: {', '.join(map(str, record))})")
+        missing = [column for column in required if column not in record]
+        if missing:
+            raise page_error(f"{name} line {line}, column {missing[0]!r}: field missing "
+                           f"(fields: {', '.join(map(str, record))})")
     return [(f"{name} line {line}", record) for line, record in records]
 
 
