@@ -113,6 +113,7 @@ def read_predictions(
     expected_ids: Iterable[Hashable],
     parse_value: Callable[[Any], Any],
     parse_id: Callable[[Any], Hashable] | None = None,
+    ignored_ids: Iterable[Hashable] = (),
 ) -> dict:
     """Read one prediction per expected id from a JSON Lines or CSV file.
 
@@ -128,6 +129,8 @@ def read_predictions(
             raises ``ValueError`` or ``TypeError`` for a bad value.
         parse_id: converts the raw id into the dataset's id; raises ``ValueError`` (its
             message says the expected form) for an id of the wrong form.
+        ignored_ids: ids of the dataset that are not evaluated (other splits): rows with
+            them are skipped, neither matched nor refused as unknown.
 
     Returns:
         ``{expected_id: parsed value}`` in the order of ``expected_ids``.
@@ -145,12 +148,15 @@ def read_predictions(
             isinstance(i, int) and not isinstance(i, bool) for i in expected_ids):
         parse_id = integer_id
     expected = _expected_keys(expected_ids)
+    ignored = {_id_key(i) for i in ignored_ids} - set(expected)
     records = _read_records(path, id_column, value_column)
     values: dict[str, Any] = {}
     first_line: dict[str, int] = {}
     unknown, duplicate, bad_values = _Collected(), _Collected(), _Collected()
     for line, record in records:
         key = _record_key(path, line, record, id_column, value_column, parse_id)
+        if key in ignored:
+            continue
         try:
             value = parse_value(record[value_column])
         except (ValueError, TypeError, OverflowError) as error:

@@ -101,10 +101,13 @@ def read_system_predictions(paths: list[Path], data: BenchmarkData,
         raise CourtbenchError(f"--predictions: systems are named after file stems, and "
                               f"{repeated} appear more than once")
     expected = [case_id for split in splits for case_id in data.ids(split)]
+    # rows of the other splits (a baseline file covers train too) are not evaluated: skipped,
+    # so that files of different coverage compare in one report
+    others = [case_id for split in SPLITS if split not in splits for case_id in data.ids(split)]
     systems = {}
     for path in paths:
         values = read_predictions(path, schema.ID_COLUMN, PREDICTION_COLUMN, expected,
-                                  parse_prediction)
+                                  parse_prediction, ignored_ids=others)
         systems[Path(path).stem] = {
             split: np.fromiter((values[c] for c in data.ids(split)), dtype=np.float64)
             for split in splits}
@@ -355,7 +358,8 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     come from the CLI)."""
     parser.add_argument("--splits", default=",".join(SPLITS),
                         help="comma-separated splits every predictions file must cover exactly "
-                             "(default train,validation,test; validation and test are needed)")
+                             "(default train,validation,test; validation and test are needed); "
+                             "rows of other splits are skipped")
     parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
                         help=f"paired bootstrap resamples (default {DEFAULT_RESAMPLES:,})")
     parser.add_argument("--bootstrap-seed", type=int, default=DEFAULT_BOOTSTRAP_SEED,

@@ -137,6 +137,15 @@ def test_splits_option(tmp_path, data):
         "validation", "test"}
     with pytest.raises(CourtbenchError, match="have no prediction"):
         read_system_predictions([path], data)  # default: train is required too
+    # a file that also covers train compares with it: its train rows are skipped
+    everything = [(c, "7") for s in ("train", "validation", "test") for c in data.ids(s)]
+    full = write_csv(tmp_path / "full.csv", everything)
+    both = read_system_predictions([path, full], data, ("validation", "test"))
+    assert set(both) == {"held_out", "full"} and set(both["full"]) == {"validation", "test"}
+    assert (both["full"]["test"] == 7.0).all()
+    unknown = write_csv(tmp_path / "unknown.csv", [*held_out, ("no-such-case", "1")])
+    with pytest.raises(CourtbenchError, match="no-such-case"):
+        read_system_predictions([unknown], data, ("validation", "test"))  # still refused
 
 
 def test_report_numbers(tmp_path, data, predictions):
