@@ -16,13 +16,13 @@ from __future__ import annotations
 import csv
 import json
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from courtbench.hub.atomic import MARKER, REPORT_KIND, atomic_output_dir
+from courtbench.hub.writer import draw_figures
 from courtbench.jsonio import dumps_strict
 from courtbench.tables import MISSING, markdown_table
 
@@ -118,14 +118,7 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
         raise ValueError(f"report tables have duplicate names: {names}")
     out_dir = Path(out_dir)
     with atomic_output_dir(out_dir, kind=REPORT_KIND) as tmp:
-        drawn = []
-        for name, draw in report.figures.items():
-            try:
-                draw(tmp / name)
-                drawn.append(name)
-            except ImportError as error:
-                print(f"courtbench: figure {name} skipped ({error}); install the 'plots' extra",
-                      file=sys.stderr)
+        drawn, _ = draw_figures(report.figures, tmp)
         for table in report.tables:
             with open(tmp / f"{table.name}.csv", "w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle, lineterminator="\n")

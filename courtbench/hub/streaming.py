@@ -11,7 +11,6 @@ wrote, with the same YAML as :func:`courtbench.hub.writer.write_hub_folder`.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,13 @@ from courtbench.hub.atomic import atomic_output_dir
 from courtbench.hub.card import CARD_FILE, render_card
 from courtbench.hub.files import list_files
 from courtbench.hub.parquet import MAX_ROW_GROUP_BYTES, MAX_ROW_GROUP_ROWS
-from courtbench.hub.writer import ConfigSpec, HubFolderReport, card_yaml, is_hub_folder
+from courtbench.hub.writer import (
+    ConfigSpec,
+    HubFolderReport,
+    card_yaml,
+    draw_figures,
+    is_hub_folder,
+)
 
 
 def row_sizes(table: pa.Table) -> np.ndarray:
@@ -167,15 +172,7 @@ def write_streamed_hub_folder(out_dir: Path, produce: Callable[[Path], StreamedF
                        for name, splits in folder.configs.items()}
         split_sizes = {name: {s: w.num_rows for s, w in splits.items()}
                        for name, splits in folder.configs.items()}
-        written, skipped = [], []
-        for name, draw in folder.figures.items():
-            try:
-                draw(tmp_dir / name)
-                written.append(name)
-            except ImportError as error:
-                skipped.append(name)
-                print(f"courtbench: figure {name} skipped ({error}); install the 'plots' extra",
-                      file=sys.stderr)
+        written, skipped = draw_figures(folder.figures, tmp_dir)
         context = {**folder.card_context, "figures_written": written,
                    "configs": [{"name": c, "splits": sizes} for c, sizes in split_sizes.items()]}
         card = render_card(card_template, context,

@@ -92,6 +92,26 @@ def card_yaml(configs: Sequence[ConfigSpec], split_bytes: Mapping[str, Mapping[s
     return metadata
 
 
+def draw_figures(figures: Mapping[str, Callable[[Path], None]], folder: Path
+                 ) -> tuple[list[str], list[str]]:
+    """Draw every figure into ``folder``; returns ``(written, skipped)`` file names.
+
+    A figure whose function raises ImportError (the plots extra is not installed) is skipped
+    with a note on stderr; any other failure propagates.
+    """
+    written: list[str] = []
+    skipped: list[str] = []
+    for name, draw in figures.items():
+        try:
+            draw(folder / name)
+            written.append(name)
+        except ImportError as error:
+            skipped.append(name)
+            print(f"courtbench: figure {name} skipped ({error}); install the 'plots' extra",
+                  file=sys.stderr)
+    return written, skipped
+
+
 def write_hub_folder(
     out_dir: Path,
     configs: Sequence[ConfigSpec],
@@ -126,7 +146,6 @@ def write_hub_folder(
         if any(f != features[0] for f in features[1:]):
             raise ValueError(f"config {config.name!r}: splits have different features")
     split_sizes = {c.name: {s: d.num_rows for s, d in c.splits.items()} for c in configs}
-    skipped: list[str] = []
     with atomic_output_dir(Path(out_dir), kind=HUB_FOLDER_KIND) as tmp_dir:
         split_bytes: dict[str, dict[str, int]] = {}
         for config in configs:
@@ -134,15 +153,7 @@ def write_hub_folder(
                 split: write_parquet(dataset, tmp_dir / data_file_path(config.name, split))
                 for split, dataset in config.splits.items()
             }
-        written: list[str] = []
-        for name, draw in (figures or {}).items():
-            try:
-                draw(tmp_dir / name)
-                written.append(name)
-            except ImportError as error:
-                skipped.append(name)
-                print(f"courtbench: figure {name} skipped ({error}); install the 'plots' extra",
-                      file=sys.stderr)
+        written, skipped = draw_figures(figures or {}, tmp_dir)
         context = {**card_context, "figures_written": written,
                    "configs": [{"name": c, "splits": sizes} for c, sizes in split_sizes.items()]}
         card = render_card(card_template, context, card_yaml(configs, split_bytes, card_metadata))

@@ -13,7 +13,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 from space_io import (
-    card_body,
+    card_accordion,
     card_header,
     compute,
     load_sibling,
@@ -22,6 +22,7 @@ from space_io import (
     read_aligned,
     result_rows,
     table_columns,
+    upload_file,
 )
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
@@ -130,12 +131,9 @@ with gr.Blocks(title="bootstrap_mae") as demo:
                 gr.Markdown("Predictions files as `courtbench evaluate` reads them: CSV or JSON "
                             "Lines with `case_id` and `prediction`. References file: `case_id` "
                             "and `reference`. Cases are paired by `case_id`.")
-                system1_file = gr.File(label="System 1 predictions file",
-                                       file_types=[".csv", ".jsonl", ".ndjson"])
-                system2_file = gr.File(label="System 2 predictions file (paired config)",
-                                       file_types=[".csv", ".jsonl", ".ndjson"])
-                references_file = gr.File(label="References file",
-                                          file_types=[".csv", ".jsonl", ".ndjson"])
+                system1_file = upload_file("System 1 predictions file")
+                system2_file = upload_file("System 2 predictions file (paired config)")
+                references_file = upload_file("References file")
                 files_button = gr.Button("Compute from the files", variant="primary")
         with gr.Column(scale=1):
             config = gr.Radio(CONFIGS, value=CONFIGS[0], label="Config")
@@ -155,8 +153,7 @@ with gr.Blocks(title="bootstrap_mae") as demo:
                             interactive=False, label="Result (rounded; the JSON is exact)")
         full = gr.JSON(value=initial[1], label="Full result (JSON)", open=True)
     distribution = gr.Plot(value=initial[2], label="Bootstrap distribution with the interval")
-    with gr.Accordion("Comparison card", open=False, elem_id="metric-card"):
-        gr.Markdown(card_body())
+    card_accordion("Comparison card")
     outputs = [rows, full, distribution]
     table_button.click(from_table, [table, *options], outputs, api_name="from_table")
     files_button.click(from_files, [system1_file, system2_file, references_file, *options],

@@ -10,7 +10,7 @@ import gradio as gr
 import matplotlib
 import matplotlib.pyplot as plt
 from space_io import (
-    card_body,
+    card_accordion,
     card_header,
     compute,
     labels,
@@ -19,6 +19,7 @@ from space_io import (
     read_aligned,
     result_rows,
     table_columns,
+    upload_file,
 )
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
@@ -125,10 +126,8 @@ with gr.Blocks(title="npd_regression") as demo:
                             "Lines with `case_id` and `prediction`. References file: `case_id`, "
                             "`reference` and optional `groups` (CSV: `Art. 3; Art. 6`, JSON: a "
                             "list). Cases are paired by `case_id`.")
-                predictions_file = gr.File(label="Predictions file",
-                                           file_types=[".csv", ".jsonl", ".ndjson"])
-                references_file = gr.File(label="References file",
-                                          file_types=[".csv", ".jsonl", ".ndjson"])
+                predictions_file = upload_file("Predictions file")
+                references_file = upload_file("References file")
                 files_button = gr.Button("Compute from the files", variant="primary")
         with gr.Column(scale=1):
             zero_threshold = gr.Number(value=0.5, label="zero_threshold (EUR): below it an "
@@ -145,8 +144,7 @@ with gr.Blocks(title="npd_regression") as demo:
     with gr.Row():
         scatter = gr.Plot(value=initial[2], label="Predicted vs. awarded")
         buckets = gr.Plot(value=initial[3], label="MAE by target range")
-    with gr.Accordion("Metric card", open=False, elem_id="metric-card"):
-        gr.Markdown(card_body())
+    card_accordion()
     outputs = [rows, full, scatter, buckets]
     table_button.click(from_table, [table, zero_threshold], outputs, api_name="from_table")
     files_button.click(from_files, [predictions_file, references_file, zero_threshold], outputs,

@@ -8,7 +8,7 @@ script beside this file.
 
 import gradio as gr
 from space_io import (
-    card_body,
+    card_accordion,
     card_header,
     compute,
     load_sibling,
@@ -16,6 +16,7 @@ from space_io import (
     read_aligned,
     result_rows,
     table_columns,
+    upload_file,
 )
 
 metric = load_sibling("zero_f1")
@@ -71,10 +72,8 @@ with gr.Blocks(title="zero_f1") as demo:
                 gr.Markdown("Predictions file as `courtbench evaluate` reads it: CSV or JSON "
                             "Lines with `case_id` and `prediction`. References file: `case_id` "
                             "and `reference`. Cases are paired by `case_id`.")
-                predictions_file = gr.File(label="Predictions file",
-                                           file_types=[".csv", ".jsonl", ".ndjson"])
-                references_file = gr.File(label="References file",
-                                          file_types=[".csv", ".jsonl", ".ndjson"])
+                predictions_file = upload_file("Predictions file")
+                references_file = upload_file("References file")
                 files_button = gr.Button("Compute from the files", variant="primary")
         with gr.Column(scale=1):
             zero_threshold = gr.Number(value=0.5, label="zero_threshold (EUR): below it an "
@@ -91,8 +90,7 @@ with gr.Blocks(title="zero_f1") as demo:
     confusion = gr.Dataframe(value=initial[2], headers=["", "awarded zero", "awarded non-zero"],
                              type="array", interactive=False,
                              label="Cases by class (zero = below the threshold)")
-    with gr.Accordion("Metric card", open=False, elem_id="metric-card"):
-        gr.Markdown(card_body())
+    card_accordion()
     outputs = [rows, full, confusion]
     table_button.click(from_table, [table, zero_threshold], outputs, api_name="from_table")
     files_button.click(from_files, [predictions_file, references_file, zero_threshold], outputs,

@@ -11,7 +11,7 @@ endpoint only; it is neither stored nor logged. The numbers come from
 
 import gradio as gr
 from space_io import (
-    card_body,
+    card_accordion,
     card_header,
     compute,
     load_sibling,
@@ -21,6 +21,7 @@ from space_io import (
     result_rows,
     table_columns,
     text,
+    upload_file,
 )
 
 judge = load_sibling("headnote_judge")
@@ -112,10 +113,8 @@ with gr.Blocks(title="headnote_judge") as demo:
                             "Lines with `sample_id` and `prediction`. References file: "
                             "`sample_id`, `reference`, `headnote_language` and "
                             "`decision_language`. Pairs are matched by `sample_id`.")
-                predictions_file = gr.File(label="Predictions file",
-                                           file_types=[".csv", ".jsonl", ".ndjson"])
-                references_file = gr.File(label="References file",
-                                          file_types=[".csv", ".jsonl", ".ndjson"])
+                predictions_file = upload_file("Predictions file")
+                references_file = upload_file("References file")
                 files_button = gr.Button("Judge the files", variant="primary")
         with gr.Column(scale=2):
             base_url = gr.Textbox(label="Base URL (OpenAI-compatible)",
@@ -143,8 +142,7 @@ with gr.Blocks(title="headnote_judge") as demo:
         full = gr.JSON(label="Full result (JSON)", open=False)
     samples = gr.Dataframe(headers=SAMPLE_HEADERS, type="array", interactive=False, wrap=True,
                            label="Per sample: status, score (0-100) and category ratings (1-3)")
-    with gr.Accordion("Metric card", open=False, elem_id="metric-card"):
-        gr.Markdown(card_body())
+    card_accordion()
     outputs = [summary, samples, full]
     table_button.click(from_table, [table, headnote_language, decision_language, *judge_options],
                        outputs, api_name="from_table")

@@ -92,6 +92,20 @@ def card_header(title):
             "range and direction, and the module's limitations.")
 
 
+UPLOAD_TYPES = [".csv", ".jsonl", ".ndjson"]
+
+
+def upload_file(label):
+    """A file input for a predictions or references file (CSV or JSON Lines)."""
+    return gr.File(label=label, file_types=UPLOAD_TYPES)
+
+
+def card_accordion(title="Metric card"):
+    """The full card, folded, under the results (``elem_id`` lets screenshots find it)."""
+    with gr.Accordion(title, open=False, elem_id="metric-card"):
+        gr.Markdown(card_body())
+
+
 def card_body():
     """The card without its YAML front matter (Markdown)."""
     return _card_parts()[1].strip()

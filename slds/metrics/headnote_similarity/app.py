@@ -12,7 +12,7 @@ BERTScore needs a large model and is not offered on the page.
 import gradio as gr
 from sacrebleu.metrics import BLEU
 from space_io import (
-    card_body,
+    card_accordion,
     card_header,
     compute,
     load_sibling,
@@ -22,6 +22,7 @@ from space_io import (
     result_rows,
     table_columns,
     text,
+    upload_file,
 )
 
 metric = load_sibling("headnote_similarity")
@@ -119,10 +120,8 @@ with gr.Blocks(title="headnote_similarity") as demo:
                             "`sample_id`, `reference`, `headnote_language` (de/fr/it) and "
                             "optional `decision_language` (then groups are language pairs). "
                             "Pairs are matched by `sample_id`.")
-                predictions_file = gr.File(label="Predictions file",
-                                           file_types=[".csv", ".jsonl", ".ndjson"])
-                references_file = gr.File(label="References file",
-                                          file_types=[".csv", ".jsonl", ".ndjson"])
+                predictions_file = upload_file("Predictions file")
+                references_file = upload_file("References file")
                 files_button = gr.Button("Compute from the files", variant="primary")
         with gr.Column(scale=1):
             rouge_tokenizer = gr.Dropdown(list(metric.ROUGE_TOKENIZERS), value="unicode",
@@ -149,8 +148,7 @@ with gr.Blocks(title="headnote_similarity") as demo:
                                                     "gold"],
                          type="array", interactive=False, wrap=True,
                          label="Per pair: ROUGE F1 × 100 (BLEU is corpus-level, per group only)")
-    with gr.Accordion("Metric card", open=False, elem_id="metric-card"):
-        gr.Markdown(card_body())
+    card_accordion()
     outputs = [summary, groups, pairs, full]
     table_button.click(from_table, [table, headnote_language, decision_language, *options],
                        outputs, api_name="from_table")

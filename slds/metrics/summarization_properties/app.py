@@ -12,7 +12,7 @@ import gradio as gr
 import matplotlib
 import matplotlib.pyplot as plt
 from space_io import (
-    card_body,
+    card_accordion,
     card_header,
     compute,
     load_sibling,
@@ -21,6 +21,7 @@ from space_io import (
     read_aligned,
     table_columns,
     text,
+    upload_file,
 )
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
@@ -132,10 +133,8 @@ with gr.Blocks(title="summarization_properties") as demo:
                             "headnotes). Decisions file: `sample_id`, `source`, "
                             "`source_language` and `summary_language` (de/fr/it). Pairs are "
                             "matched by `sample_id`.")
-                headnotes_file = gr.File(label="Headnotes file",
-                                         file_types=[".csv", ".jsonl", ".ndjson"])
-                decisions_file = gr.File(label="Decisions file",
-                                         file_types=[".csv", ".jsonl", ".ndjson"])
+                headnotes_file = upload_file("Headnotes file")
+                decisions_file = upload_file("Decisions file")
                 files_button = gr.Button("Compute from the files", variant="primary")
         with gr.Column(scale=1):
             subset_size = gr.Number(value=measurement.DEFAULT_SUBSET_SIZE, precision=0,
@@ -162,8 +161,7 @@ with gr.Blocks(title="summarization_properties") as demo:
     pairs = gr.Dataframe(value=initial[2], headers=["row", "languages", *PER_PAIR], type="array",
                          interactive=False, label="Per pair (null where undefined)")
     full = gr.JSON(value=initial[4], label="Full result (JSON)", open=False)
-    with gr.Accordion("Measurement card", open=False, elem_id="metric-card"):
-        gr.Markdown(card_body())
+    card_accordion("Measurement card")
     outputs = [aggregates, formulaic, pairs, histogram, full]
     table_button.click(from_table, [table, source_language, summary_language, *options],
                        outputs, api_name="from_table")
