@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 from benchmarks.sources import ecthr_release_or_synthetic
-from ecthr_npd.baselines.data import load_benchmark
-from ecthr_npd.baselines.libraries import unavailable
+from ecthr_npd.baselines.boosting_libraries import unavailable
 from ecthr_npd.baselines.run import Options, default_systems, run_baselines_on
 from ecthr_npd.build import build_folder
+from ecthr_npd.data import load_benchmark
 from ecthr_npd.evaluation import evaluate_files
 
 BUDGET_SECONDS = 300.0

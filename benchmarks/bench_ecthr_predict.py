@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.sources import ecthr_release_or_synthetic
-from ecthr_npd.baselines.data import inputs_only, load_benchmark
 from ecthr_npd.baselines.knn import KNNBaseline
 from ecthr_npd.build import build_folder
+from ecthr_npd.data import inputs_only, load_benchmark
 from ecthr_npd.prompting.parsing import parse_award
 from ecthr_npd.prompting.prompts import PROMPT_KINDS
 from ecthr_npd.prompting.run import build_requests

@@ -51,7 +51,7 @@ def run_one(decisions: int, verify: bool) -> dict:
     from courtbench.hub import verify_folder
     from slds.audit import audit_folder
     from slds.build import build_synthetic
-    from slds.properties import default_num_proc
+    from slds.card_properties import default_num_proc
 
     work = Path(tempfile.mkdtemp(prefix="bench_slds_"))
     try:

@@ -17,9 +17,9 @@ from pathlib import Path
 from courtbench.hub import verify_folder
 from ecthr_npd.audit import audit_folder
 from ecthr_npd.baselines import SYSTEMS
-from ecthr_npd.baselines.data import load_benchmark
 from ecthr_npd.baselines.run import run_baselines_on
 from ecthr_npd.build import build_synthetic
+from ecthr_npd.data import load_benchmark
 from ecthr_npd.evaluation import evaluate_files
 from ecthr_npd.synthetic import DEFAULT_ROWS
 

@@ -1,6 +1,6 @@
 """``courtbench evaluate ecthr_npd``: score award predictions and write the paper-style report.
 
-Inputs: a built Hub folder (:func:`ecthr_npd.baselines.data.load_benchmark`) and one strict
+Inputs: a built Hub folder (:func:`ecthr_npd.data.load_benchmark`) and one strict
 predictions file per system (CSV or JSON Lines with ``case_id`` and ``prediction``; the system
 is named after the file stem). A file must hold exactly one finite, non-negative prediction
 (EUR) for every case of the required splits (default: train, validation and test, as
@@ -12,7 +12,7 @@ Report (:class:`courtbench.report.Report`, tables in Markdown, JSON and CSV):
 - ``main``: MAE, RMSE, R², MedAE, 95AE, Pearson r, Spearman ρ and Zero-F1 on the test pool;
   MAE on the ID, OOD and Challenging views; MAE on validation; the selection protocol;
 - ``reference`` (when catboost/xgboost/lightgbm/ensemble files are given): courtbench against
-  the paper's reference systems, with the seed spread (:mod:`ecthr_npd.reference_systems`);
+  the paper's reference systems, with the seed spread (:mod:`ecthr_npd.paper_comparison`);
   extra-seed files (``NAME.seedS``) appear only there;
 - ``mae_by_range``: test MAE per award range (0 / >0–10k / 10k–50k / >50k EUR);
 - ``error_buckets``: share of test cases per relative-error bucket;
@@ -46,9 +46,9 @@ from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
 from ecthr_npd import schema
-from ecthr_npd.baselines.data import SPLITS, BenchmarkData, load_benchmark
 from ecthr_npd.baselines.run import PREDICTION_COLUMN, package_versions
-from ecthr_npd.reference_systems import is_replica, reference_table, selection_label
+from ecthr_npd.data import SPLITS, BenchmarkData, load_benchmark
+from ecthr_npd.paper_comparison import is_replica, reference_table, selection_label
 
 REFERENCE_SYSTEM = "train_median"
 N_STATES = 12

@@ -15,7 +15,7 @@ import numpy as np
 
 from courtbench.metric_modules import load_metric_module
 from ecthr_npd.baselines import SYSTEMS as BASELINE_SYSTEMS
-from ecthr_npd.baselines.data import load_benchmark
+from ecthr_npd.data import load_benchmark
 from ecthr_npd.evaluation import evaluate_files, read_system_predictions
 
 VIEWS = ("ID", "OOD", "Challenging")

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ecthr_npd import figures as figures_module
-from ecthr_npd.baselines.data import SPLITS, BenchmarkData
+from ecthr_npd.data import SPLITS, BenchmarkData
 
 RANGES = (("zero", "0"), ("up_to_10k", ">0–10k"), ("10k_to_50k", "10k–50k"),
           ("over_50k", ">50k"))

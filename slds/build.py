@@ -41,9 +41,9 @@ from slds.card import (
     load_properties_module,
     properties_rows,
 )
+from slds.card_properties import PropertiesRunner
 from slds.language import DETECTOR_NAME
 from slds.law_areas import LAW_AREAS
-from slds.properties import PropertiesRunner
 from slds.readers import SourceRead, guess_format, stream_source
 from slds.readers.base import RawRow
 from slds.readers.wide import iter_melted

@@ -4,7 +4,7 @@
 - :func:`law_area_table`: decisions per law area × split;
 - :class:`CardStatistics`: what those tables and the figure need, accumulated row by row;
 - :func:`load_properties_module`: the metric module ``slds/metrics/summarization_properties``
-  (loaded by path) whose per-split aggregates :mod:`slds.properties` computes; when that
+  (loaded by path) whose per-split aggregates :mod:`slds.card_properties` computes; when that
   module is not installed the card says the table is not computed — no placeholder numbers;
 - :func:`length_figure`: histogram PNG of decision and headnote lengths.
 """

@@ -23,12 +23,12 @@ from slds.build import (
     build_synthetic,
     format_report,
 )
+from slds.card_properties import default_num_proc
 from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
 from slds.generate import add_generate_arguments, generate
 from slds.judge import add_judge_arguments, judge
 from slds.leaderboard import leaderboard_records, rescore_report
-from slds.properties import default_num_proc
 from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
 

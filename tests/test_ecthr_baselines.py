@@ -10,13 +10,13 @@ import pytest
 
 from ecthr_npd import schema
 from ecthr_npd.baselines import SYSTEMS, make_baseline
-from ecthr_npd.baselines.constants import ConstantBaseline
-from ecthr_npd.baselines.data import BenchmarkData, from_canonical, inputs_only
+from ecthr_npd.baselines.constant_baselines import ConstantBaseline
 from ecthr_npd.baselines.features import FeatureEncoder
+from ecthr_npd.baselines.hist_gradient_boosting import GradientBoostedTrees
 from ecthr_npd.baselines.hurdle import LEVELS, HurdleModel, combine, mixture_median
 from ecthr_npd.baselines.knn import KNNBaseline
 from ecthr_npd.baselines.run import fit_and_predict
-from ecthr_npd.baselines.trees import GradientBoostedTrees
+from ecthr_npd.data import BenchmarkData, from_canonical, inputs_only
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 

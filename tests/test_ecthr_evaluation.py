@@ -12,8 +12,8 @@ import pytest
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError, SourceError
 from ecthr_npd.baselines import SYSTEMS
-from ecthr_npd.baselines.data import load_benchmark
 from ecthr_npd.build import build_synthetic
+from ecthr_npd.data import load_benchmark
 from ecthr_npd.evaluation import (
     build_report,
     parse_prediction,

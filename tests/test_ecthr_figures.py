@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ecthr_npd.baselines.data import load_benchmark
 from ecthr_npd.build import build_synthetic
+from ecthr_npd.data import load_benchmark
 from ecthr_npd.report_figures import award_distribution
 
 pytest.importorskip("matplotlib")  # the plots extra (installed by `make test`)

@@ -18,8 +18,8 @@ import pytest
 from fake_chat_server import FakeChatServer, Reply
 
 from courtbench.cli import main
-from ecthr_npd.baselines.data import load_benchmark
 from ecthr_npd.build import build_synthetic
+from ecthr_npd.data import load_benchmark
 
 pytestmark = pytest.mark.slow
 AUDIT_SENTINEL = "AUDITSENTINEL"

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from courtbench.errors import CourtbenchError
 from courtbench.llm import ChatResult
 from ecthr_npd import schema
-from ecthr_npd.baselines.data import from_canonical
 from ecthr_npd.baselines.knn import KNNBaseline
-from ecthr_npd.prompting import outputs, parsing, prompts, references, serialise
+from ecthr_npd.data import from_canonical
+from ecthr_npd.prompting import few_shot_retrieval, outputs, parsing, prompts, serialise
 from ecthr_npd.prompting.run import collect
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
@@ -153,7 +153,7 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
     texts = []
     train = benchmark.splits["train"]
     train_records = serialise.case_records(train)
-    index = references.ReferenceIndex(train, 5)
+    index = few_shot_retrieval.ReferenceIndex(train, 5)
     for split in ("validation", "test"):
         held_out = benchmark.splits[split]
         records = serialise.case_records(held_out)
@@ -221,7 +221,7 @@ def test_references_follow_the_knn_rule(data):
     _, benchmark = data
     train, test = benchmark.splits["train"], benchmark.splits["test"]
     k = 5
-    chosen = references.retrieve_references(train, test, k)
+    chosen = few_shot_retrieval.retrieve_references(train, test, k)
     dates = train.column("judgment_date").to_pylist()
     articles = [set(a or []) for a in train.column("violated_articles").to_pylist()]
     awards = benchmark.target("train")
@@ -263,25 +263,25 @@ def test_reference_rules_on_a_handmade_pool(data):
     target = target.set_column(target.column_names.index("judgment_date"), "judgment_date",
                                pa.array([dt.date(2100, 1, 1)], pa.date32()))
     target = target.set_column(0, schema.ID_COLUMN, pa.array(["999-99999"]))
-    ranking = references.retrieve_references(with_awards(np.full(n, 5000.0)), target, n)[0]
+    ranking = few_shot_retrieval.retrieve_references(with_awards(np.full(n, 5000.0)), target, n)[0]
     assert len(ranking) == n and len({r.row for r in ranking}) == n
     assert [r.distance for r in ranking] == sorted(r.distance for r in ranking)
     awards = np.full(n, 5000.0)
     awards[ranking[-1].row] = 0.0  # the farthest case is the only zero award
     table = with_awards(awards)
-    one = references.retrieve_references(table, target, 1)[0]
+    one = few_shot_retrieval.retrieve_references(table, target, 1)[0]
     assert [r.row for r in one] == [ranking[0].row]  # k = 1 keeps the nearest
-    three = references.retrieve_references(table, target, 3)[0]
+    three = few_shot_retrieval.retrieve_references(table, target, 3)[0]
     assert [r.row for r in three] == [ranking[0].row, ranking[1].row, ranking[-1].row]
     assert [r.award_eur for r in three] == [5000.0, 5000.0, 0.0]
     # the zero case is not among 3 candidates: found by the search over the whole pool
-    limited = references.retrieve_references(table, target, 3, candidates=3)[0]
+    limited = few_shot_retrieval.retrieve_references(table, target, 3, candidates=3)[0]
     assert limited == three
     early = target.set_column(target.column_names.index("judgment_date"), "judgment_date",
                               pa.array([dt.date(1900, 1, 1)], pa.date32()))
-    assert references.retrieve_references(table, early, 3) == [[]]
+    assert few_shot_retrieval.retrieve_references(table, early, 3) == [[]]
     with pytest.raises(ValueError, match="k=0"):
-        references.retrieve_references(table, target, 0)
+        few_shot_retrieval.retrieve_references(table, target, 0)
 
 
 # --- parser --------------------------------------------------------------------------------

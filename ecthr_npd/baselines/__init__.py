@@ -11,10 +11,10 @@ the test split, predict every split; deterministic by seed. :func:`make_baseline
 from __future__ import annotations
 
 from ecthr_npd.baselines.base import Baseline
-from ecthr_npd.baselines.constants import STATISTICS, ConstantBaseline
+from ecthr_npd.baselines.constant_baselines import STATISTICS, ConstantBaseline
+from ecthr_npd.baselines.hist_gradient_boosting import GradientBoostedTrees
 from ecthr_npd.baselines.hurdle import HurdleModel
 from ecthr_npd.baselines.knn import KNNBaseline
-from ecthr_npd.baselines.trees import GradientBoostedTrees
 
 SYSTEMS = (*STATISTICS, "knn", "gbt", "hurdle")
 TREE_SYSTEMS = ("catboost", "xgboost", "lightgbm", "ensemble")

@@ -7,7 +7,7 @@ A baseline is constructed with its options and a seed, then
   labels are never passed to a baseline;
 - ``predict(table)`` returns one non-negative float64 per row of ``table`` (EUR, table
   order); ``table`` carries ``case_id`` and the permitted inputs, never the target
-  (see :func:`ecthr_npd.baselines.data.inputs_only`);
+  (see :func:`ecthr_npd.data.inputs_only`);
 - ``settings()`` returns the fitted, chosen settings as JSON-ready values.
 
 Fitting is deterministic for a given seed and data.

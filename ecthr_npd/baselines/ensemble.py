@@ -1,6 +1,6 @@
 """``ensemble``: the median of the selected reference systems' predictions (EUR).
 
-Candidates are the library systems (:class:`~ecthr_npd.baselines.boosted.BoostedTrees`)
+Candidates are the library systems (:class:`~ecthr_npd.baselines.boosting_systems.BoostedTrees`)
 fitted in the same run, with the same selection protocol. Every non-empty subset of them is
 scored by the median of its members' predictions on the selection cases (validation, or the
 pooled rolling-origin folds — each member's predictions of its chosen setting there); the rule
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ecthr_npd.baselines.boosted import BoostedTrees
+from ecthr_npd.baselines.boosting_systems import BoostedTrees
 from ecthr_npd.baselines.selection import choose, selection_scores
 
 

@@ -37,7 +37,7 @@ import pyarrow as pa
 
 from ecthr_npd.baselines.base import limited_threads, mean_absolute_error, target_of
 from ecthr_npd.baselines.features import FeatureEncoder
-from ecthr_npd.baselines.trees import (
+from ecthr_npd.baselines.hist_gradient_boosting import (
     DEFAULT_GRID,
     MAX_ITER,
     MIN_SAMPLES_LEAF,

@@ -30,12 +30,13 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import MARKER, atomic_output_dir, check_replaceable
 from courtbench.jsonio import dumps_strict
 from ecthr_npd import schema
-from ecthr_npd.baselines import ALL_SYSTEMS, TREE_SYSTEMS, libraries, make_baseline
+from ecthr_npd.baselines import ALL_SYSTEMS, TREE_SYSTEMS, make_baseline
+from ecthr_npd.baselines import boosting_libraries as libraries
 from ecthr_npd.baselines.base import limited_threads
-from ecthr_npd.baselines.boosted import FEATURE_SET_NAMES, BoostedTrees
-from ecthr_npd.baselines.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
+from ecthr_npd.baselines.boosting_systems import FEATURE_SET_NAMES, BoostedTrees
 from ecthr_npd.baselines.ensemble import MedianEnsemble
 from ecthr_npd.baselines.selection import SELECTIONS
+from ecthr_npd.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
 
 PREDICTION_COLUMN = "prediction"
 # How the systems without --selection choose their settings (constants and knn choose none).

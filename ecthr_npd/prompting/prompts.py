@@ -9,7 +9,7 @@ Three prompt kinds, as in the benchmark paper's prompted-LM settings; each is a 
   the award be zero; damage assessment; applicant aggregation — never sum across articles or
   multiply by applicants; calibration), then a brief rationale and the JSON object;
 - ``few_shot`` (``cot.jinja`` with references): the ``cot`` prompt with retrieved training
-  references (:mod:`ecthr_npd.prompting.references`), each serialised like the case and
+  references (:mod:`ecthr_npd.prompting.few_shot_retrieval`), each serialised like the case and
   followed by its award, placed before the case.
 
 The sha256 of every template file a kind uses goes into the run's manifest.

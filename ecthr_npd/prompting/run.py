@@ -14,7 +14,7 @@ One chat request per case of ``--splits`` (default ``validation,test``, what
 ``courtbench evaluate ecthr_npd --splits validation,test`` scores): the case serialised from
 the model-input config (:mod:`ecthr_npd.prompting.serialise`) in the ``--prompt`` template
 (:mod:`ecthr_npd.prompting.prompts`), with ``few_shot`` references retrieved from ``train``
-(:mod:`ecthr_npd.prompting.references`). Requests go through :mod:`courtbench.llm` (cache,
+(:mod:`ecthr_npd.prompting.few_shot_retrieval`). Requests go through :mod:`courtbench.llm` (cache,
 retries, bounded concurrency); answers are parsed by :mod:`ecthr_npd.prompting.parsing`.
 
 Failed cases are counted and listed (stdout and manifest): a request that could not be
@@ -45,8 +45,9 @@ from courtbench.llm import (
     manifest_endpoint,
     run_chat,
 )
-from ecthr_npd.baselines.data import BenchmarkData, load_benchmark
 from ecthr_npd.baselines.run import package_versions
+from ecthr_npd.data import BenchmarkData, load_benchmark
+from ecthr_npd.prompting.few_shot_retrieval import ReferenceIndex
 from ecthr_npd.prompting.outputs import (
     OutputPaths,
     check_replaceable,
@@ -61,7 +62,6 @@ from ecthr_npd.prompting.prompts import (
     render_messages,
     template_hashes,
 )
-from ecthr_npd.prompting.references import ReferenceIndex
 from ecthr_npd.prompting.serialise import case_records
 
 PREDICTABLE_SPLITS = ("validation", "test")

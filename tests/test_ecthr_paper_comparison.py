@@ -16,15 +16,15 @@ import pytest
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError
-from ecthr_npd.baselines import libraries
-from ecthr_npd.baselines.boosted import BoostedTrees
-from ecthr_npd.baselines.data import BenchmarkData, from_canonical, inputs_only
+from ecthr_npd.baselines import boosting_libraries as libraries
+from ecthr_npd.baselines.boosting_systems import BoostedTrees
 from ecthr_npd.baselines.ensemble import MedianEnsemble
 from ecthr_npd.baselines.features import FEATURE_SETS, FeatureEncoder
 from ecthr_npd.baselines.run import Options, check_available, default_systems, run_baselines_on
 from ecthr_npd.baselines.selection import choose, selection_folds
+from ecthr_npd.data import BenchmarkData, from_canonical, inputs_only
+from ecthr_npd.paper_comparison import PAPER, reference_table
 from ecthr_npd.reader import read_case_level
-from ecthr_npd.reference_systems import PAPER, reference_table
 from ecthr_npd.synthetic import write_synthetic
 
 TINY = {"catboost": {"depth": (4,), "learning_rate": (0.1,)},

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from courtbench.metric_modules import load_metric_module
-from slds.properties import PropertiesRunner, aggregate
+from slds.card_properties import PropertiesRunner, aggregate
 
 NAMES = ("compression_ratio", "coverage", "density", "novelty_1", "novelty_4")
 TEXTS = {

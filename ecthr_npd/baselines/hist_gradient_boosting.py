@@ -7,7 +7,7 @@ train; the one with the lowest validation MAE (in EUR) is kept (ties: the first 
 order). The validation cases are never fitted on.
 
 Model: scikit-learn's ``HistGradientBoostingRegressor``. The paper's library systems
-(CatBoost, XGBoost, LightGBM) are :mod:`ecthr_npd.baselines.boosted`.
+(CatBoost, XGBoost, LightGBM) are :mod:`ecthr_npd.baselines.boosting_systems`.
 """
 
 from __future__ import annotations

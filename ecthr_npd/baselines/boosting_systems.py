@@ -2,12 +2,12 @@
 
 Protocol: target log1p(y_amount_eur), predictions expm1 and clipped at zero (EUR); the
 feature set ``X0`` or ``X1`` (:data:`ecthr_npd.baselines.features.FEATURE_SETS`) encoded as the
-library wants it (:mod:`ecthr_npd.baselines.libraries`; the encoder learns vocabularies and
+library wants it (:mod:`ecthr_npd.baselines.boosting_libraries`; the encoder learns vocabularies and
 medians from the cases it is fitted on); loss ``squared`` or ``l1`` on the log scale.
 
 Selection (:mod:`ecthr_npd.baselines.selection`): every point of the library's grid is fitted
-once per fold with :data:`~ecthr_npd.baselines.libraries.MAX_TREES` trees and scored after
-every :data:`~ecthr_npd.baselines.libraries.TREE_STEP` trees; the (point, number of trees)
+once per fold with :data:`~ecthr_npd.baselines.boosting_libraries.MAX_TREES` trees and scored after
+every :data:`~ecthr_npd.baselines.boosting_libraries.TREE_STEP` trees; the (point, number of trees)
 with the lowest pooled MAE (ties: MedAE) is chosen. The final model is then
 
 - with ``validation`` selection: the train-fitted model of the chosen point, cut at the chosen
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from ecthr_npd.baselines import libraries
+from ecthr_npd.baselines import boosting_libraries as libraries
 from ecthr_npd.baselines.base import target_of
 from ecthr_npd.baselines.features import FEATURE_SETS, FeatureEncoder
 from ecthr_npd.baselines.selection import (

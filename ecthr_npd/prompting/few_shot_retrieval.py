@@ -33,8 +33,8 @@ import pyarrow as pa
 
 from ecthr_npd import schema
 from ecthr_npd.baselines.base import limited_threads, target_of
-from ecthr_npd.baselines.data import inputs_only
 from ecthr_npd.baselines.knn import KNNBaseline
+from ecthr_npd.data import inputs_only
 
 CANDIDATES = 100
 
