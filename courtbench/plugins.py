@@ -62,10 +62,10 @@ class DatasetPlugin:
             document. Used by ``courtbench submit``.
         leaderboard_records: ``(rerun, fresh report document, systems)`` → one leaderboard
             record per system (the dataset's metrics, breakdowns, paired tests and per-item
-            values; see :mod:`courtbench.spaces.leaderboard.results_schema`).
+            values; see :mod:`courtbench.leaderboard.results_schema`).
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
-            folder ``<package>/metrics/<name>/`` holding ``<name>.py``, card, app and
-            requirements (see :mod:`courtbench.metric_modules`).
+            folder ``metrics/<name>/`` holding ``<name>.py``, card, app and requirements
+            (see :mod:`courtbench.metric_modules`).
     """
 
     name: str

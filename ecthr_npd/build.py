@@ -2,7 +2,7 @@
 
 ``source CSV ──read+validate──▶ canonical table ──locked (verified) or recomputed membership──▶
 configs (default / id / ood / challenging / audit [/ applicants]) ──leakage audit──▶
-courtbench.hub.write_hub_folder`` (parquet + card rendered from ``ecthr_npd/card_template.md``).
+courtbench.hub.write_hub_folder`` (parquet + card rendered from ``cards/ecthr_npd.md``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from courtbench.hub.files import sha256_file
-from courtbench.resources import package_path
+from courtbench.resources import card_template
 from ecthr_npd import schema
 from ecthr_npd.audit import column_problems
 from ecthr_npd.card import card_context, card_metadata
@@ -50,7 +50,7 @@ from ecthr_npd.views import (  # locked_id_size: re-exported, callers import it 
 )
 
 PLUGIN_NAME = "ecthr_npd"
-CARD_TEMPLATE = package_path("ecthr_npd", "card_template.md")
+CARD_TEMPLATE = card_template("ecthr_npd")
 SPLIT_NAMES = schema.SPLITS
 
 

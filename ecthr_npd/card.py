@@ -1,7 +1,7 @@
 """The ECtHR-NPD card: YAML metadata and the template context computed from the data.
 
 Tables are pre-formatted here (percentages, thousands) so that the template
-``ecthr_npd/card_template.md`` only lays them out.
+``cards/ecthr_npd.md`` only lays them out.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def _euros(value: float | None) -> str:
 def card_context(table: pa.Table, membership: Membership, *, tv: dict, locked_tv: dict | None,
                  membership_source: str, synthetic: dict | None,
                  has_applicants: bool) -> dict[str, Any]:
-    """Template variables for ``ecthr_npd/card_template.md``.
+    """Template variables for ``cards/ecthr_npd.md``.
 
     Keys: ``synthetic`` (provenance dict or None), ``counts``, ``membership_source``,
     ``column_rows`` (name, type, role, description), ``composition_headers/rows``,

@@ -23,7 +23,7 @@ from tqdm import tqdm
 from courtbench.errors import SourceError
 from courtbench.hub import HubFolderReport
 from courtbench.hub.streaming import StreamedFolder, write_streamed_hub_folder
-from courtbench.resources import package_path
+from courtbench.resources import card_template
 from slds.assemble import (
     DEFAULT_CONFIG,
     ONE_SHOT_SPLIT,
@@ -52,7 +52,7 @@ from slds.splits import SplitBoundaries, split_order
 from slds.synthetic import iter_wide_rows
 from slds.validate import DetectedLanguage, RowValidator
 
-CARD_TEMPLATE = package_path("slds", "card_template.md")
+CARD_TEMPLATE = card_template("slds")
 FIGURE_NAME = "length_distribution.png"
 DEFAULT_SYNTHETIC_DECISIONS = 20_000
 SLDS_LICENSE = "cc-by-4.0"

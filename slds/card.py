@@ -1,9 +1,9 @@
-"""Statistics and figure for the SLDS dataset card (template: ``slds/card_template.md``).
+"""Statistics and figure for the SLDS dataset card (template: ``cards/slds.md``).
 
 - :func:`language_table`: decisions per split × decision language;
 - :func:`law_area_table`: decisions per law area × split;
 - :class:`CardStatistics`: what those tables and the figure need, accumulated row by row;
-- :func:`load_properties_module`: the metric module ``slds/metrics/summarization_properties``
+- :func:`load_properties_module`: the metric module ``metrics/summarization_properties``
   (loaded by path) whose per-split aggregates :mod:`slds.card_properties` computes; when that
   module is not installed the card says the table is not computed — no placeholder numbers;
 - :func:`length_figure`: histogram PNG of decision and headnote lengths.
@@ -101,7 +101,7 @@ def load_properties_module(loader: Callable[[str], ModuleType] = load_metric_mod
     """``(module, note)``: the ``summarization_properties`` module, or ``None`` with a note
     saying why the card's table is not computed."""
     try:
-        return loader(PROPERTIES_MODULE), f"computed with slds/metrics/{PROPERTIES_MODULE}"
+        return loader(PROPERTIES_MODULE), f"computed with metrics/{PROPERTIES_MODULE}"
     except CourtbenchError as error:
         return None, f"not computed: the metric module is not available ({error})"
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from rouge_score import rouge_scorer
 
+from courtbench.leaderboard.results_schema import paired_bootstrap
 from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
-from courtbench.spaces.leaderboard.results_schema import paired_bootstrap
 from slds.data import read_split
 from slds.evaluation import (
     METRIC_TITLES,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from courtbench.spaces.leaderboard.results_schema import SCHEMA_VERSION, dumps_record, record_path
+from courtbench.leaderboard.results_schema import SCHEMA_VERSION, dumps_record, record_path
 
 
 def make_record(benchmark: str, system: str, per_item: list[float], *, lower: bool = True,

@@ -86,7 +86,7 @@ def run_fresh(code: str, tmp_path: Path):
 CARD_DOCTEST = """
 import doctest, json, os, sys
 sys.path.insert(0, {folder!r})
-# cards load their module as "metrics/<name>", relative to the dataset package's folder
+# cards load their module as "metrics/<name>", relative to the repository's root
 os.chdir(os.path.dirname(os.path.dirname({folder!r})))
 lines = open({card!r}, encoding="utf-8").read().splitlines()
 # a closing code fence would read as expected output: blank the fence lines

@@ -18,12 +18,12 @@ from slds_fixtures import write_slds_folder
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError
 from courtbench.hub.offline import hub_offline
+from courtbench.leaderboard import results_schema
 from courtbench.leaderboard.folders import read_results_folder
 from courtbench.leaderboard.hub import open_pull_request
 from courtbench.leaderboard.records import model_size_from_name, verified_records
 from courtbench.publish import detect_kind
 from courtbench.publish.plan import make_plan
-from courtbench.spaces.leaderboard import results_schema
 from slds.data import read_split
 
 ECTHR_SYSTEMS = ("train_median", "zero", "train_mean")

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from leaderboard_records import make_record, write_records
 
+from courtbench.leaderboard.results_schema import paired_bootstrap
 from courtbench.resources import package_path
-from courtbench.spaces.leaderboard.results_schema import paired_bootstrap
 
 gradio_client = pytest.importorskip("gradio_client", reason="needs the 'spaces' extra")
 

@@ -210,8 +210,8 @@ def test_folder_layout_and_card_metadata():
 FRESH_CHECK = """
 import json
 import evaluate
-paired = evaluate.load("ecthr_npd/metrics/bootstrap_mae")
-single = evaluate.load("ecthr_npd/metrics/bootstrap_mae", "single")
+paired = evaluate.load("metrics/bootstrap_mae")
+single = evaluate.load("metrics/bootstrap_mae", "single")
 p1 = [0, 900, 5200, 48000, 0, 12000]
 p2 = [3200] * 6
 y = [0, 1000, 5000, 50000, 0, 10000]
@@ -226,7 +226,7 @@ try:
 except ValueError as exc:
     error = str(exc)
 try:
-    evaluate.load("ecthr_npd/metrics/bootstrap_mae", "triple")
+    evaluate.load("metrics/bootstrap_mae", "triple")
     config_error = None
 except ValueError as exc:
     config_error = str(exc)

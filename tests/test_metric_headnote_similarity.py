@@ -442,7 +442,7 @@ def test_module_files_and_imports():
 def test_evaluate_load_offline_from_a_fresh_cache(tmp_path):
     script = (
         "import evaluate, json\n"
-        "m = evaluate.load('slds/metrics/headnote_similarity')\n"
+        "m = evaluate.load('metrics/headnote_similarity')\n"
         "a = m.compute(predictions=['für die Sache', 'le recours'],"
         " references=['für die Sache gut', 'le recours est rejeté'],"
         " prediction_languages=['de', 'fr'], bootstrap_resamples=10)\n"

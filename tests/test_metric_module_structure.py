@@ -1,83 +1,89 @@
-"""Structure of the metric modules of engineer D2's scope (issue #13): the code the three
-ECtHR-NPD modules must repeat (each loads alone from a Hub Space) is kept in marked regions
-whose copies are identical, and no function is longer than 60 lines or more complex than
-ruff's C901 limit of 12."""
+"""Structure of the metric-module folders: what several modules share is written once
+(``metrics/_shared/``, ``courtbench/llm/core.py``) and linked into each folder; an assembled
+folder (what a wheel, an export or a Space receives) holds real files for every sibling the
+script or its page imports, and loads alone. No function is longer than 60 lines or more
+complex than ruff's C901 limit of 12."""
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import os
 import re
 import subprocess
 import sys
+from collections import defaultdict
 
 import pytest
 
-from courtbench.metric_modules import metric_dir
+from courtbench.errors import CourtbenchError
+from courtbench.metric_modules import (
+    assemble_metric_folder,
+    import_metric_script,
+    metric_dir,
+    module_names,
+)
+from courtbench.publish.kinds import app_sibling_files, sibling_modules
+from courtbench.resources import metrics_root
 
 ECTHR = ("npd_regression", "zero_f1", "bootstrap_mae")
 CHECKED = (*ECTHR, "headnote_similarity")
 MAX_FUNCTION_LINES = 60
 MAX_COMPLEXITY = 12
 
-REGION = re.compile(r"^# --- shared validator begin: (?P<name>[^\n]+?) ---\n(?P<body>.*?)"
-                    r"^# --- shared validator end: (?P=name) ---$", re.S | re.M)
-#: region name -> the modules that must carry it
-EXPECTED_REGIONS = {
-    "amounts": set(ECTHR),
-    "pair and threshold": {"npd_regression", "zero_f1"},
-    "overflow rescaling": {"npd_regression", "bootstrap_mae"},
-}
-
 
 def source(name: str) -> str:
     return (metric_dir(name) / f"{name}.py").read_text(encoding="utf-8")
 
 
-def regions(text: str) -> dict[str, str]:
-    """``{region name: body}`` of the shared regions marked in a module's source."""
-    found = {match["name"]: match["body"] for match in REGION.finditer(text)}
-    assert text.count("# --- shared validator begin:") == len(found), \
-        "a shared region has no matching end marker"
-    return found
+def test_files_shared_by_several_modules_are_links_to_one_source():
+    by_content = defaultdict(list)
+    for name in module_names():
+        for path in sorted(metric_dir(name).iterdir()):
+            if path.is_file() and path.suffix == ".py":
+                by_content[hashlib.sha256(path.read_bytes()).hexdigest()].append(path)
+    copies = [paths for paths in by_content.values() if len(paths) > 1]
+    assert copies, "the modules share no file at all (expected space_io.py at least)"
+    hand_kept = [str(p) for paths in copies for p in paths if not p.is_symlink()]
+    assert hand_kept == [], f"hand-kept copies (make them links to one source): {hand_kept}"
+    for paths in copies:
+        assert len({os.path.realpath(p) for p in paths}) == 1
 
 
-def region_problems(sources: dict[str, str]) -> list[str]:
-    """What is wrong with the shared regions of ``{module: source}``: a region missing from a
-    module that must carry it, present where it is not expected, or copies that differ."""
-    by_module = {name: regions(text) for name, text in sources.items()}
-    problems = []
-    for region, modules in EXPECTED_REGIONS.items():
-        holders = {name for name, found in by_module.items() if region in found}
-        if holders != modules:
-            problems.append(f"region {region!r} is in {sorted(holders)}, expected "
-                            f"{sorted(modules)}")
-        elif len({by_module[name][region] for name in modules}) != 1:
-            problems.append(f"the copies of region {region!r} differ")
-    unknown = {r for found in by_module.values() for r in found} - set(EXPECTED_REGIONS)
-    problems.extend(f"unexpected region {r!r}" for r in sorted(unknown))
-    return problems
+@pytest.mark.parametrize("name", ["npd_regression", "headnote_judge"])
+def test_an_assembled_folder_holds_real_files_and_loads_alone(name, tmp_path):
+    written = assemble_metric_folder(metric_dir(name), tmp_path / name)
+    folder = tmp_path / name
+    assert not [p for p in folder.iterdir() if p.is_symlink()]
+    assert sibling_modules(folder) | app_sibling_files(folder) <= set(written)
+    assert {f"{name}.py", "README.md", "app.py", "requirements.txt", "space_io.py"} <= set(written)
+    module = import_metric_script(folder, f"assembled_{name}")
+    assert module.__file__ == str(folder / f"{name}.py")
+    assert callable(getattr(module, name))
 
 
-def test_shared_regions_are_where_expected_and_identical():
-    assert region_problems({name: source(name) for name in ECTHR}) == []
+def test_assembling_refuses_a_link_outside_what_courtbench_ships(tmp_path):
+    source_folder = tmp_path / "toy"
+    source_folder.mkdir()
+    (source_folder / "toy.py").write_text("x = 1\n")
+    outside = tmp_path / "outside.py"
+    outside.write_text("secret = 1\n")
+    (source_folder / "helper.py").symlink_to(outside)
+    with pytest.raises(CourtbenchError, match="expected a link to a file under"):
+        assemble_metric_folder(source_folder, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
 
 
-def test_a_changed_or_missing_copy_is_reported():
-    sources = {name: source(name) for name in ECTHR}
-    changed = dict(sources, zero_f1=sources["zero_f1"].replace("got {kind}", "got {kind}.", 1))
-    assert region_problems(changed) == ["the copies of region 'amounts' differ"]
-    start = sources["bootstrap_mae"].index("# --- shared validator begin: overflow")
-    end = sources["bootstrap_mae"].index("# --- shared validator end: overflow")
-    cut = dict(sources, bootstrap_mae=sources["bootstrap_mae"][:start]
-               + sources["bootstrap_mae"][end:].split("\n", 1)[1])
-    assert region_problems(cut) == ["region 'overflow rescaling' is in ['npd_regression'], "
-                                    "expected ['bootstrap_mae', 'npd_regression']"]
-
-
-def test_shared_amount_validator_defines_what_the_modules_call():
-    body = regions(source("zero_f1"))["amounts"]
-    defined = {node.name for node in ast.parse(body).body if isinstance(node, ast.FunctionDef)}
-    assert {"_as_amounts", "_check_amount", "_check_example", "_first_bad_element"} <= defined
+def test_the_shared_amount_checks_define_what_the_modules_import():
+    shared = (metrics_root() / "_shared" / "npd_amounts.py").read_text(encoding="utf-8")
+    defined = {node.name for node in ast.parse(shared).body
+               if isinstance(node, ast.FunctionDef)} | {"RESCALE_ABOVE"}
+    for name in ECTHR:
+        imported = re.search(r"^from \.npd_amounts import \(?([^)]*?)\)?$", source(name),
+                             re.M | re.S)
+        assert imported, f"{name}.py does not import the shared amount checks"
+        names = {n.strip() for n in imported[1].replace("\n", ",").split(",") if n.strip()}
+        assert names <= defined, names - defined
 
 
 @pytest.mark.parametrize("name", CHECKED)

@@ -23,7 +23,7 @@ def test_dataclasses_with_postponed_annotations_import(tmp_path):
     (folder / "toy_metric.py").write_text(
         "from __future__ import annotations\nimport dataclasses\n\n"
         "@dataclasses.dataclass\nclass Result:\n    value: float\n")
-    module = metric_modules.import_module_file(folder / "toy_metric.py", "toy_metric_module")
+    module = metric_modules.import_metric_script(folder, "toy_metric_package")
     assert module.Result(1.0).value == 1.0
 
 

@@ -255,7 +255,7 @@ def test_folder_layout_and_card_metadata():
 FRESH_CHECK = """
 import json, os
 import evaluate
-metric = evaluate.load("ecthr_npd/metrics/npd_regression")
+metric = evaluate.load("metrics/npd_regression")
 cache = os.environ["HF_MODULES_CACHE"]
 predictions = [0.0, 1200.0, 5000.0, 80000.0, 0.2, 7000.0]
 references = [0.0, 1500.0, 4000.0, 60000.0, 3.0, 7000.0]
@@ -278,7 +278,7 @@ result = {"module": type(metric).__module__, "files": files, "direct": direct,
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
-    """evaluate.load("ecthr_npd/metrics/npd_regression") in a fresh interpreter and cache, offline."""
+    """evaluate.load("metrics/npd_regression") in a fresh interpreter and cache, offline."""
     return run_fresh_module_checks("npd_regression", FRESH_CHECK, tmp_path_factory.mktemp("fresh"))
 
 

@@ -389,7 +389,7 @@ def test_module_imports_one_per_line_and_only_requirements():
 def test_evaluate_load_offline_from_a_fresh_cache(tmp_path):
     script = (
         "import evaluate, json\n"
-        "m = evaluate.load('slds/metrics/summarization_properties')\n"
+        "m = evaluate.load('metrics/summarization_properties')\n"
         "r = m.compute(sources=['Das Gericht weist die Beschwerde ab.'],"
         " summaries=['Beschwerde abgewiesen.'], source_languages=['de'],"
         " summary_languages=['de'], seed=3)\n"

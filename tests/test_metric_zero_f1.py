@@ -124,7 +124,7 @@ def test_folder_layout_and_card_metadata():
 FRESH_CHECK = """
 import json
 import evaluate
-metric = evaluate.load("ecthr_npd/metrics/zero_f1")
+metric = evaluate.load("metrics/zero_f1")
 direct = metric.compute(predictions=[0, 0.2, 800, 3000], references=[0, 1200, 0, 3000])
 metric.add_batch(predictions=[0, 0.2], references=[0, 1200])
 metric.add_batch(predictions=[800, 3000], references=[0, 3000])
@@ -141,7 +141,7 @@ result = {"module": type(metric).__module__, "direct": direct, "batched": batche
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
-    """evaluate.load("ecthr_npd/metrics/zero_f1") in a fresh interpreter and cache, offline."""
+    """evaluate.load("metrics/zero_f1") in a fresh interpreter and cache, offline."""
     return run_fresh_module_checks("zero_f1", FRESH_CHECK, tmp_path_factory.mktemp("fresh"))
 
 

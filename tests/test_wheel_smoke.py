@@ -46,11 +46,9 @@ def _package_resources() -> list[str]:
     requirements, prompts — and card templates), as POSIX paths from the repository root;
     and every metric module's scripts."""
     found = []
-    for package in ("ecthr_npd", "slds"):
-        root = REPO_ROOT / package
-        found += [p for p in root.glob("card_template.md")]
-        found += [p for p in (root / "metrics").rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+    found += [p for p in (REPO_ROOT / "cards").glob("*.md")]
+    found += [p for p in (REPO_ROOT / "metrics").glob("*/*")
+              if p.is_file() and p.parent.name != "_shared" and p.suffix != ".pyc"]
     return sorted(p.relative_to(REPO_ROOT).as_posix() for p in found)
 
 
@@ -65,7 +63,8 @@ def venv(tmp_path_factory) -> dict:
     """Build sdist and wheel, install the wheel into a fresh venv; returns paths and env."""
     root = tmp_path_factory.mktemp("wheel_smoke")
     source = root / "source"
-    shutil.copytree(REPO_ROOT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
+    # links kept as links, as in a clone: the build must turn them into files
+    shutil.copytree(REPO_ROOT, source, symlinks=True, ignore=shutil.ignore_patterns(*NOT_SOURCE))
     dist = root / "dist"
     _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist),
           str(source)], cwd=root)
@@ -106,8 +105,12 @@ def test_sdist_and_wheel_carry_every_package_resource(venv):
     with tarfile.open(venv["sdist"]) as sdist:
         prefix = venv["sdist"].name.removesuffix(".tar.gz") + "/"
         in_sdist = {name.removeprefix(prefix) for name in sdist.getnames()}
-    assert [p for p in expected if p not in in_wheel] == []
+    # the top-level metrics/ and cards/ travel as resources of courtbench.bundled
+    assert [p for p in expected if f"courtbench/bundled/{p}" not in in_wheel] == []
     assert [p for p in expected if p not in in_sdist] == []
+    assert [p for p in expected if f"courtbench/bundled/{p}" not in in_sdist] == []
+    with tarfile.open(venv["sdist"]) as sdist:
+        assert [m.name for m in sdist.getmembers() if m.issym()] == []
     # the sdist is a complete source: its tests and the files make and CI use
     assert {"Makefile", "setup.cfg", "tests/conftest.py", "ARCHITECTURE.md"} <= in_sdist
 

@@ -4,26 +4,23 @@
     courtbench metrics path NAME            the folder, for ``evaluate.load(<folder>)``
     courtbench metrics export NAME DIR      copy the folder to DIR/NAME (e.g. to edit it)
 
-The folders ship inside the installed dataset packages, so ``evaluate.load`` of the printed
-path works from any working directory.
+The folders are the repository's ``metrics/<name>/`` (package resources of an installed
+courtbench), so ``evaluate.load`` of the printed path works from any working directory. An
+export is assembled: files linked from the shared sources become real files, as in a Space.
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
 from pathlib import Path
 
 from courtbench.errors import CourtbenchError
-from courtbench.metric_modules import metric_dir
-from courtbench.plugins import load_plugins
-from courtbench.resources import package_path
+from courtbench.metric_modules import assemble_metric_folder, metric_dir, metric_owners
 
 
 def _list(args: argparse.Namespace) -> int:
-    for plugin in load_plugins().values():
-        for name in plugin.metric_modules:
-            print(f"{name}\t{plugin.name}\t{package_path(plugin.package, 'metrics', name)}")
+    for name, dataset in metric_owners().items():
+        print(f"{name}\t{dataset}\t{metric_dir(name)}")
     return 0
 
 
@@ -38,7 +35,7 @@ def _export(args: argparse.Namespace) -> int:
     if target.exists():
         raise CourtbenchError(f"{target}: already exists; choose another DIR (nothing was "
                               "overwritten)")
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    assemble_metric_folder(source, target)
     print(target)
     return 0
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from courtbench.leaderboard.hub import open_pull_request, pr_description
 from courtbench.leaderboard.records import verified_records
-from courtbench.spaces.leaderboard.results_schema import dumps_record, record_path
+from courtbench.leaderboard.results_schema import dumps_record, record_path
 
 
 def run(args: argparse.Namespace) -> int:

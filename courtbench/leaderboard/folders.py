@@ -20,14 +20,14 @@ import yaml
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import atomic_output_dir
 from courtbench.leaderboard.records import verified_records
-from courtbench.resources import package_path
-from courtbench.spaces.leaderboard.results_schema import (
+from courtbench.leaderboard.results_schema import (
     FEATURES_YAML,
     SCHEMA_VERSION,
     dumps_record,
     record_path,
     validate_result,
 )
+from courtbench.resources import package_path
 
 SPACE_FILES = ("app.py", "results_schema.py", "requirements.txt", "README.md")
 RESULTS_REPO_FILE = "results_repo.txt"

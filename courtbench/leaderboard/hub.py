@@ -8,8 +8,8 @@ from huggingface_hub import CommitOperationAdd, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
 from courtbench.errors import CourtbenchError
+from courtbench.leaderboard.results_schema import dumps_record, record_path
 from courtbench.publish.executor import resolve_token
-from courtbench.spaces.leaderboard.results_schema import dumps_record, record_path
 
 
 def pr_description(records: list[dict[str, Any]]) -> tuple[str, str]:

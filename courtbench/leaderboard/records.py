@@ -22,8 +22,8 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub import read_card_metadata
 from courtbench.hub.files import fingerprint, list_files, sha256_file
 from courtbench.leaderboard.rerun import metric_signature
+from courtbench.leaderboard.results_schema import SCHEMA_VERSION, validate_result
 from courtbench.plugins import DatasetPlugin, load_plugins
-from courtbench.spaces.leaderboard.results_schema import SCHEMA_VERSION, validate_result
 
 #: Relative tolerance when comparing a reported number with its recomputation (JSON floats
 #: round-trip exactly; the tolerance only absorbs last-bit differences across platforms).

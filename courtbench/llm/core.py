@@ -1,10 +1,10 @@
 """Chat completions against any OpenAI-compatible endpoint: cache, retries, concurrency.
 
 One self-contained file (standard library and ``openai`` only). ``courtbench.llm`` uses it,
-and a metric module that calls an LLM keeps a byte-identical copy beside its script
-(``<package>/metrics/<name>/llm_core.py``) because a metric module must run from a Hub Space
-where courtbench is not installed; a test proves the copies identical. Edit this file, then
-copy it.
+and a metric module that calls an LLM links it into its folder (``metrics/<name>/llm_core.py``)
+and imports it relatively: a metric module must run from a Hub Space where courtbench is not
+installed, so the wheel, ``courtbench metrics export`` and ``courtbench publish`` carry this
+file itself there. There is one source: edit this file.
 
 - :func:`run_requests` sends :class:`ChatRequest` s with at most ``concurrency`` in flight,
   retries 429 / 5xx / timeouts / dropped connections with exponential backoff and jitter

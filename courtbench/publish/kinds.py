@@ -5,7 +5,7 @@ Two kinds of folder are published:
 - a **dataset** folder written by ``courtbench build``: ``README.md`` whose YAML front matter
   has ``configs:``, and a ``data/`` folder. It goes to a Hub *dataset* repository.
   Uploadable: ``README.md``, ``data/**/*.parquet``, ``*.png`` at the top level.
-- a **metric** folder ``<name>/`` (``<dataset>/metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
+- a **metric** folder ``<name>/`` (``metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
   four files, plain-text (UTF-8) prompt templates ``*.txt`` at the top level, and the
   top-level ``*.py`` files the script imports relatively (``from .llm_core import ...`` at the
@@ -33,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata
 from courtbench.hub.atomic import MARKER
+from courtbench.metric_modules import shipped_link_target
 from courtbench.publish.pyimports import module_level_imports
 
 DATASET = "dataset"
@@ -198,10 +199,23 @@ def _metric_reason(folder: Path, relative: PurePosixPath, app_siblings: frozense
             "imports")
 
 
+def is_shared_source_link(path: Path, kind: str) -> bool:
+    """Whether ``path`` is a link that a metric folder may hold: a top-level file of the
+    folder linked to a shared source that courtbench ships; it is uploaded as the file it
+    links to (a Space receives real files)."""
+    if kind not in (METRIC, LEADERBOARD) or path.parent.is_symlink() or not path.is_symlink():
+        return False
+    try:
+        return shipped_link_target(path) is not None
+    except CourtbenchError:
+        return False
+
+
 def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
                       app_siblings: frozenset[str] = frozenset()) -> str | None:
     """Why the file at ``relative`` must not be uploaded, or None when it may be."""
-    if (folder / relative).is_symlink():
+    path = folder / relative
+    if path.is_symlink() and not (len(relative.parts) == 1 and is_shared_source_link(path, kind)):
         return "symbolic link"
     if any(part.startswith(".") for part in relative.parts):
         return "hidden"
@@ -258,7 +272,9 @@ def _is_parquet(path: Path) -> bool:
 def file_problems(folder: Path, kind: str) -> list[str]:
     """Files that make ``folder`` unpublishable, each named: any symbolic link (never
     followed, never uploaded: a link would upload a file from outside the folder, or be
-    left out silently), and for a dataset any file under ``data/`` that is not parquet."""
+    left out silently) except, in a metric folder, a link to a shared source courtbench
+    ships (:func:`is_shared_source_link`, uploaded as that file), and for a dataset any
+    file under ``data/`` that is not parquet."""
     folder = Path(folder)
     problems = []
     for root, dirs, files in os.walk(folder, followlinks=False):
@@ -266,7 +282,7 @@ def file_problems(folder: Path, kind: str) -> list[str]:
         for name in sorted(dirs + files):
             path = base / name
             relative = path.relative_to(folder).as_posix()
-            if path.is_symlink():
+            if path.is_symlink() and not (base == folder and is_shared_source_link(path, kind)):
                 problems.append(f"{relative}: a symbolic link (to {os.readlink(path)}); "
                                 "courtbench never follows or uploads links: put the file itself "
                                 "there")

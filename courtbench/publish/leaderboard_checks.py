@@ -58,7 +58,7 @@ def leaderboard_space_problems(folder: Path, uploaded: Sequence[str],
     repo = repo_file.read_text(encoding="utf-8").strip() if repo_file.is_file() else ""
     if repo.count("/") != 1:
         problems.append(f"results_repo.txt: {repo!r}; expected ORG/NAME of the results dataset")
-    shipped = package_path("courtbench", "spaces", "leaderboard", "results_schema.py")
+    shipped = package_path("courtbench", "leaderboard", "results_schema.py")
     schema = folder / "results_schema.py"
     if not schema.is_file() or schema.read_bytes() != shipped.read_bytes():
         problems.append("results_schema.py differs from the validator of this courtbench "

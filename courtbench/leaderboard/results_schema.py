@@ -1,0 +1,230 @@
+"""The leaderboard's result record: one JSON object per (benchmark, system), one file each.
+
+This file is the one source of the record schema: ``courtbench submit`` (which writes
+records) and ``leaderboard check`` import it from here, and the leaderboard Space (which reads
+them) receives it as a real file (a link in ``courtbench/spaces/leaderboard/`` in a
+checkout). It imports only the standard library and ``numpy``, so the Space runs it without
+courtbench installed. Every record has the same flat shape for
+every benchmark, so that ``datasets.load_dataset`` reads a folder of them as one table:
+
+- identity: ``benchmark``, ``system``, ``family`` (``baseline``, ``tree``, ``llm`` …),
+  ``reference`` (a reference baseline of the benchmark), ``model_name``, ``model_size_b``
+  (billions of parameters when known), ``endpoint_host``, ``selection`` (how settings were
+  chosen: ``validation``, ``rolling`` … or null);
+- reproducibility: ``parameters_json`` and ``prompt_hashes_json`` (JSON text: their keys differ
+  per system), ``data_kind`` (``real`` or ``synthetic``), ``data_source``,
+  ``data_fingerprint``, ``metric_signature``, ``predictions_sha256``, ``courtbench_version``,
+  ``date`` (YYYY-MM-DD);
+- results: ``metrics`` (``name``, ``value``, ``ci_low``, ``ci_high``, ``lower_is_better``,
+  ``primary``), ``breakdowns`` (``table``, ``row``, ``column``, ``value``: views, language
+  pairs …), ``paired_tests`` against reference systems (``against``, ``delta``,
+  ``ci_low``, ``ci_high``, ``p_better``), and ``per_item`` (one number per test item, in the
+  dataset's order, named by ``per_item_name`` with ``per_item_lower_is_better``), which lets
+  the page run a paired bootstrap between any two systems scored on the same data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+
+SCHEMA_VERSION = "courtbench-result/1"
+DATA_KINDS = ("real", "synthetic")
+MAX_PER_ITEM = 1_000_000
+
+_METRIC_FIELDS = {"name": str, "value": float, "ci_low": float, "ci_high": float,
+                  "lower_is_better": bool, "primary": bool}
+_BREAKDOWN_FIELDS = {"table": str, "row": str, "column": str, "value": float}
+_TEST_FIELDS = {"against": str, "delta": float, "ci_low": float, "ci_high": float,
+                "p_better": float}
+
+#: field → (type, may be null). Floats accept ints.
+FIELDS: dict[str, tuple[type, bool]] = {
+    "schema": (str, False), "benchmark": (str, False), "system": (str, False),
+    "family": (str, False), "reference": (bool, False), "model_name": (str, True),
+    "model_size_b": (float, True), "endpoint_host": (str, True), "selection": (str, True),
+    "parameters_json": (str, False), "prompt_hashes_json": (str, False),
+    "data_kind": (str, False), "data_source": (str, False), "data_fingerprint": (str, False),
+    "metric_signature": (str, False), "predictions_sha256": (str, False),
+    "courtbench_version": (str, False), "date": (str, False), "metrics": (list, False),
+    "breakdowns": (list, False), "paired_tests": (list, False), "per_item_name": (str, True),
+    "per_item_lower_is_better": (bool, False), "per_item": (list, False),
+}
+
+#: ``datasets`` features of a record, written into the results repository's card.
+FEATURES_YAML: list[dict] = (
+    [{"name": name, "dtype": {str: "string", bool: "bool", float: "float64"}[kind]}
+     for name, (kind, _) in FIELDS.items() if kind is not list]
+    + [{"name": "metrics", "list": [{"name": k, "dtype": {str: "string", bool: "bool",
+                                                           float: "float64"}[t]}
+                                    for k, t in _METRIC_FIELDS.items()]},
+       {"name": "breakdowns", "list": [{"name": k, "dtype": "string" if t is str else "float64"}
+                                       for k, t in _BREAKDOWN_FIELDS.items()]},
+       {"name": "paired_tests", "list": [{"name": k, "dtype": "string" if t is str
+                                          else "float64"} for k, t in _TEST_FIELDS.items()]},
+       {"name": "per_item", "sequence": "float64"}])
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]{0,99}$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _type_problem(value, kind: type, nullable: bool) -> str | None:
+    if value is None:
+        return None if nullable else "null"
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"{type(value).__name__} (expected a number)"
+        if not math.isfinite(value):
+            return f"{value!r} (expected a finite number)"
+        return None
+    if kind is bool and not isinstance(value, bool):
+        return f"{type(value).__name__} (expected true/false)"
+    if not isinstance(value, kind):
+        return f"{type(value).__name__} (expected {kind.__name__})"
+    return None
+
+
+def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> list[str]:
+    problems = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            problems.append(f"{where}[{index}]: expected an object")
+            continue
+        if set(item) != set(fields):
+            problems.append(f"{where}[{index}]: keys {sorted(item)}; expected {sorted(fields)}")
+            continue
+        for key, kind in fields.items():
+            problem = _type_problem(item[key], kind, key in nullable)
+            if problem:
+                problems.append(f"{where}[{index}].{key}: {problem}")
+    return problems
+
+
+def _shape_problems(record: dict) -> list[str]:
+    """Unknown, missing and mistyped fields."""
+    problems = [f"unknown field {key!r}" for key in sorted(set(record) - set(FIELDS))]
+    problems += [f"missing field {key!r}" for key in FIELDS if key not in record]
+    if problems:
+        return problems
+    for key, (kind, nullable) in FIELDS.items():
+        problem = _type_problem(record[key], kind, nullable)
+        if problem:
+            problems.append(f"{key}: {problem}")
+    return problems
+
+
+def _value_problems(record: dict) -> list[str]:
+    """Fields of the right type whose value is not allowed."""
+    problems = []
+    if record["schema"] != SCHEMA_VERSION:
+        problems.append(f"schema: {record['schema']!r}; expected {SCHEMA_VERSION!r}")
+    problems += [f"{key}: {record[key]!r}; expected 1-100 of A-Z a-z 0-9 _ . + -"
+                 for key in ("benchmark", "system", "family") if not _NAME.match(record[key])]
+    if record["data_kind"] not in DATA_KINDS:
+        problems.append(f"data_kind: {record['data_kind']!r}; expected one of {DATA_KINDS}")
+    if not _DATE.match(record["date"]):
+        problems.append(f"date: {record['date']!r}; expected YYYY-MM-DD")
+    for key in ("parameters_json", "prompt_hashes_json"):
+        try:
+            if not isinstance(json.loads(record[key]), dict):
+                problems.append(f"{key}: expected a JSON object as text")
+        except ValueError:
+            problems.append(f"{key}: not valid JSON text")
+    return problems
+
+
+def _per_item_problems(record: dict) -> list[str]:
+    per_item = record["per_item"]
+    problems = []
+    if len(per_item) > MAX_PER_ITEM:
+        problems.append(f"per_item: {len(per_item):,} values; at most {MAX_PER_ITEM:,}")
+    bad = next((i for i, v in enumerate(per_item) if _type_problem(v, float, False)), None)
+    if bad is not None:
+        problems.append(f"per_item[{bad}]: {_type_problem(per_item[bad], float, False)}")
+    if per_item and record["per_item_name"] is None:
+        problems.append("per_item_name: null although per_item has values")
+    return problems
+
+
+def validate_result(record) -> list[str]:
+    """Return every problem of a result record (empty list: valid).
+
+    Args:
+        record: the parsed JSON object of one result file.
+
+    Returns:
+        One message per problem, each naming the field and what was expected.
+    """
+    if not isinstance(record, dict):
+        return [f"expected a JSON object, got {type(record).__name__}"]
+    problems = _shape_problems(record)
+    if problems:
+        return problems
+    problems = _value_problems(record)
+    problems += _struct_problems(record["metrics"], _METRIC_FIELDS, "metrics",
+                                 {"ci_low", "ci_high"})
+    problems += _struct_problems(record["breakdowns"], _BREAKDOWN_FIELDS, "breakdowns",
+                                 {"value"})
+    problems += _struct_problems(record["paired_tests"], _TEST_FIELDS, "paired_tests", set())
+    if not problems and sum(m["primary"] for m in record["metrics"]) != 1:
+        problems.append("metrics: expected exactly one primary metric")
+    return problems + _per_item_problems(record)
+
+
+def record_path(record: dict) -> str:
+    """The record's path in the results repository: ``results/<benchmark>/<system>.json``."""
+    return f"results/{record['benchmark']}/{record['system']}.json"
+
+
+def dumps_record(record: dict) -> str:
+    """The file text of a record: one line of strict JSON (datasets reads it as one row)."""
+    return json.dumps(record, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+
+
+def primary_metric(record: dict) -> dict:
+    """The record's primary metric (``metrics`` entry with ``primary`` true)."""
+    return next(m for m in record["metrics"] if m["primary"])
+
+
+def paired_bootstrap(values_a, values_b, *, lower_is_better: bool, n_resamples: int = 1000,
+                     seed: int = 12345, alpha: float = 0.05) -> dict:
+    """Paired bootstrap of the mean of per-item values: is system A better than B?
+
+    Args:
+        values_a, values_b: per-item values of the two systems on the same items, same order.
+        lower_is_better: direction of the per-item value (absolute error: True).
+        n_resamples: full-size resamples of the items, drawn with
+            ``numpy.random.default_rng(seed).integers(0, n, size=n)`` one after the other.
+        alpha: two-sided level of the percentile interval.
+
+    Returns:
+        ``{"mean_a", "mean_b", "delta" (mean_a − mean_b), "ci_low", "ci_high",
+        "p_a_better" (share of resamples where A is better), "verdict", "n", "n_resamples",
+        "seed"}``.
+    """
+    a = np.asarray(values_a, dtype=np.float64)
+    b = np.asarray(values_b, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
+        raise ValueError(f"per-item values: lengths {a.size} and {b.size}; expected the same "
+                         "non-zero length (systems scored on the same items)")
+    difference = a - b
+    rng = np.random.default_rng(seed)
+    replicates = np.empty(n_resamples)
+    for index in range(n_resamples):
+        replicates[index] = difference[rng.integers(0, a.size, size=a.size)].mean()
+    better = replicates < 0 if lower_is_better else replicates > 0
+    low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
+    p_better = float(better.mean())
+    if p_better > 1 - alpha / 2:
+        verdict = "A better"
+    elif p_better < alpha / 2:
+        verdict = "B better"
+    else:
+        verdict = "no significant difference"
+    return {"mean_a": float(a.mean()), "mean_b": float(b.mean()),
+            "delta": float(difference.mean()), "ci_low": float(low), "ci_high": float(high),
+            "p_a_better": p_better, "verdict": verdict, "n": int(a.size),
+            "n_resamples": n_resamples, "seed": seed}

@@ -1,0 +1,131 @@
+"""Input checks and overflow-safe scaling shared by the ECtHR-NPD metric modules.
+
+One source, linked into the folders of ``npd_regression``, ``zero_f1`` and ``bootstrap_mae``
+(each imports it relatively, ``from .npd_amounts import ...``, the form ``evaluate`` copies
+beside a module script). Wheels, ``courtbench metrics export`` and ``courtbench publish``
+carry it as a real file in each folder, so every module still loads alone from a Hub Space.
+
+Every check raises ``ValueError`` naming the argument, the first offending index and its
+value; nothing is coerced or clipped.
+"""
+
+import math
+import sys
+
+import numpy as np
+
+_EXPECTED = "expected a finite, non-negative number (an amount in EUR)"
+
+
+def _shorten(value, limit=200):
+    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def _as_amounts(values, name):
+    """Check ``values`` (list, tuple or 1-D numeric array) and return it as float64 array.
+
+    Raises ValueError naming ``name``, the first offending index and its value for: a
+    container of another kind, empty input, None, strings, booleans, nested sequences, NaN,
+    +-inf and negative numbers. Nothing is coerced or clipped.
+    """
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            first = values[0] if values.ndim > 1 and len(values) else values
+            raise ValueError(f"{name}[0] = {_shorten(first)}: {_EXPECTED}, got an array of "
+                             f"shape {values.shape} (nested sequences are not accepted)")
+        if values.dtype.kind not in "iuf":
+            if values.size and values.dtype.kind == "O":
+                return _as_amounts(values.tolist(), name)
+            if values.size:
+                raise ValueError(f"{name}[0] = {_shorten(values[0])}: {_EXPECTED}, "
+                                 f"got an array of dtype {values.dtype}")
+    elif isinstance(values, (list, tuple)):
+        if not set(map(type, values)) <= {float, int}:
+            _first_bad_element(values, name)
+    else:
+        raise ValueError(f"{name}: expected a list, tuple or 1-D numpy array of amounts, "
+                         f"got {type(values).__name__}")
+    if len(values) == 0:
+        raise ValueError(f"{name} is empty: expected at least one amount")
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except OverflowError:
+        _first_bad_element(values, name)
+    bad = ~np.isfinite(array) | (array < 0)
+    if bad.any():
+        index = int(np.argmax(bad))
+        raise ValueError(f"{name}[{index}] = {_shorten(values[index])}: {_EXPECTED}")
+    return array
+
+
+def _first_bad_element(values, name):
+    """Raise ValueError for the first element of a list that is not a finite number >= 0."""
+    for index, value in enumerate(values):
+        _check_amount(value, f"{name}[{index}]")
+
+
+def _check_amount(value, label):
+    """Return ``value`` as a float if it is a finite number >= 0 (not a boolean); else raise
+    ValueError starting with ``"<label> = <value>"``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
+            type(value).__name__
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}, got {kind}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}")
+    return number
+
+
+def _check_example(example, keywords):
+    """Check one example of ``add()`` (``{feature: value}``); name each value by the keyword
+    it was passed with (``keywords[feature]``, default the feature name)."""
+    for feature, value in example.items():
+        _check_amount(value, keywords.get(feature, feature))
+
+
+def _check_pair(predictions, references):
+    """Validate both inputs and their lengths; return them as float64 arrays."""
+    y_pred = _as_amounts(predictions, "predictions")
+    y_true = _as_amounts(references, "references")
+    if y_pred.size != y_true.size:
+        raise ValueError(f"predictions has {y_pred.size} values but references has {y_true.size}: "
+                         "expected one prediction per reference")
+    return y_pred, y_true
+
+
+def _check_threshold(zero_threshold):
+    if isinstance(zero_threshold, (bool, np.bool_)) or not isinstance(
+            zero_threshold, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(zero_threshold) or zero_threshold <= 0:
+        raise ValueError(f"zero_threshold = {_shorten(zero_threshold)}: expected a finite "
+                         "number > 0 (EUR)")
+    return float(zero_threshold)
+
+
+#: Amounts up to this (EUR, 2**400 ≈ 2.6e120) are used as given. Above it, sums of squares
+#: could overflow float64 (a prediction of 1e308 gave an infinite MAE), so the figures are
+#: computed on the amounts divided by a power of two (exact) and multiplied back.
+RESCALE_ABOVE = 2.0 ** 400
+
+
+def _rescale_exponent(*arrays):
+    """0 when every amount is at most RESCALE_ABOVE; else the binary exponent ``e`` of the
+    largest amount, so that every amount / 2**e lies in [0, 1)."""
+    largest = max(float(array.max()) for array in arrays)
+    return 0 if largest <= RESCALE_ABOVE else math.frexp(largest)[1]
+
+
+def _unscale(value, exponent):
+    """``value * 2**exponent``; a mean of values just below the largest float can round up
+    to one beyond it, which is then the largest float (with the sign of ``value``)."""
+    try:
+        return math.ldexp(value, exponent)
+    except OverflowError:
+        return math.copysign(sys.float_info.max, value)

@@ -1,0 +1,163 @@
+"""The bootstrap_mae Space: compare two systems' MAE (or bound one system's) on a Gradio page.
+
+Inputs: a pasted table (system 1, system 2, reference; system 2 unused by ``single``) or
+uploaded predictions files (``case_id``, ``prediction``; CSV or JSON Lines as
+``courtbench evaluate`` reads) with a references file (``case_id``, ``reference``). The
+numbers come from :func:`bootstrap_mae.bootstrap_mae` / :func:`bootstrap_mae.bootstrap_mae_single`,
+loaded from the script beside this file; the histogram shows the same replicates
+(:func:`bootstrap_mae.bootstrap_replicates` with the same seed).
+"""
+
+import gradio as gr
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+from space_io import (
+    card_accordion,
+    card_header,
+    compute,
+    load_metric,
+    number,
+    page_error,
+    read_aligned,
+    result_rows,
+    table_columns,
+    upload_file,
+)
+
+matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
+
+metric = load_metric("bootstrap_mae")
+
+COLUMNS = ["system 1", "system 2", "reference"]
+CONFIGS = ["paired (default)", "single"]
+EXAMPLE = [[0, 3200, 0], [900, 3200, 1000], [5200, 3200, 5000], [48000, 3200, 50000],
+           [0, 3200, 0], [12000, 3200, 10000]]
+
+
+def _integer(value, name):
+    number_ = number(value, name)
+    if not number_.is_integer():
+        raise page_error(f"{name} = {value!r}: expected an integer")
+    return int(number_)
+
+
+def distribution_figure(result, values, single):
+    """Histogram of the bootstrap replicates with the percentile interval (and 0 for Δ)."""
+    replicates = metric.bootstrap_replicates(np.asarray(values, dtype=np.float64),
+                                             n_resamples=result["n_resamples"],
+                                             seed=result["seed"])
+    figure, axes = plt.subplots(figsize=(7, 4))
+    axes.hist(replicates, bins=min(50, max(10, result["n_resamples"] // 20)), color="tab:blue",
+              alpha=0.75)
+    level = f"{100 * result['confidence_level']:g}% interval"
+    axes.axvspan(result["ci_low"], result["ci_high"], color="tab:orange", alpha=0.2, label=level)
+    for bound in (result["ci_low"], result["ci_high"]):
+        axes.axvline(bound, color="tab:orange", linewidth=1.5)
+    if single:
+        axes.axvline(result["mae"], color="black", linewidth=1.5, label="MAE")
+        axes.set_xlabel("MAE* of the resample (EUR)")
+        axes.set_title(f"Bootstrap distribution of the MAE, {result['n_resamples']} resamples")
+    else:
+        axes.axvline(0.0, color="gray", linestyle="--", linewidth=1, label="Δ = 0")
+        axes.axvline(result["delta"], color="black", linewidth=1.5, label="Δ observed")
+        axes.set_xlabel("Δ* = MAE(system 1) − MAE(system 2) on the resample (EUR)")
+        axes.set_title(f"Δ*: Pr(Δ* < 0) = {result['prob_1_better']:.3f}, verdict: "
+                       f"{result['verdict']}")
+    axes.set_ylabel("resamples")
+    axes.legend(loc="best", fontsize=8, framealpha=0.9)
+    figure.tight_layout()
+    return figure
+
+
+def report(system1, system2, references, config, alpha, n_resamples, seed):
+    """Outputs of the page: summary rows, the full JSON and the replicate histogram."""
+    options = {"alpha": number(alpha, "alpha"),
+               "n_resamples": _integer(n_resamples, "n_resamples"),
+               "seed": _integer(seed, "seed")}
+    single = config == "single"
+    if single:
+        result = compute(metric.bootstrap_mae_single, predictions=system1, references=references,
+                         **options)
+        values = [abs(p - r) for p, r in zip(system1, references, strict=True)]
+    else:
+        result = compute(metric.bootstrap_mae, predictions1=system1, predictions2=system2,
+                         references=references, **options)
+        values = [abs(p - r) - abs(q - r) for p, q, r in zip(system1, system2, references, strict=True)]
+    figure = distribution_figure(result, values, single)
+    plt.close("all")
+    return result_rows(result), result, figure
+
+
+def _column(columns, name, config):
+    if config == "single" and name == "system 2":
+        return []
+    return [number(v, f"table row {i + 1}, column {name!r}") for i, v in enumerate(columns[name])]
+
+
+def from_table(table, config, alpha, n_resamples, seed):
+    """Compare from a pasted table (system 1, system 2, reference) → rows, JSON, histogram."""
+    columns = table_columns(table, COLUMNS)
+    return report(_column(columns, "system 1", config), _column(columns, "system 2", config),
+                  _column(columns, "reference", config), config, alpha, n_resamples, seed)
+
+
+def from_files(system1_file, system2_file, references_file, config, alpha, n_resamples, seed):
+    """Compare uploaded predictions files against a references file (paired by ``case_id``)."""
+    _, first, referenced = read_aligned(system1_file, references_file, "case_id", ["prediction"],
+                                        {"reference": True}, what="system 1 predictions file")
+    references = [number(value, where) for where, value in referenced["reference"]]
+    system1 = [number(value, where) for where, value in first["prediction"]]
+    system2 = []
+    if config != "single":
+        _, second, _ = read_aligned(system2_file, references_file, "case_id", ["prediction"],
+                                    {"reference": True}, what="system 2 predictions file")
+        system2 = [number(value, where) for where, value in second["prediction"]]
+    return report(system1, system2, references, config, alpha, n_resamples, seed)
+
+
+with gr.Blocks(title="bootstrap_mae") as demo:
+    gr.Markdown(card_header("bootstrap_mae"))
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Tab("Paste values"):
+                table = gr.Dataframe(
+                    value=EXAMPLE, headers=COLUMNS, datatype=["number"] * 3, type="array",
+                    column_count=(3, "fixed"), interactive=True,
+                    label="One case per row: both systems' predictions and the awarded amount "
+                          "(EUR); config single uses system 1 only")
+                table_button = gr.Button("Compute from the table", variant="primary")
+            with gr.Tab("Upload files"):
+                gr.Markdown("Predictions files as `courtbench evaluate` reads them: CSV or JSON "
+                            "Lines with `case_id` and `prediction`. References file: `case_id` "
+                            "and `reference`. Cases are paired by `case_id`.")
+                system1_file = upload_file("System 1 predictions file")
+                system2_file = upload_file("System 2 predictions file (paired config)")
+                references_file = upload_file("References file")
+                files_button = gr.Button("Compute from the files", variant="primary")
+        with gr.Column(scale=1):
+            config = gr.Radio(CONFIGS, value=CONFIGS[0], label="Config")
+            alpha = gr.Number(value=0.05, label="alpha (two-sided; the interval covers 1 − alpha)")
+            n_resamples = gr.Number(value=1000, precision=0, label="n_resamples (≥ 2)")
+            seed = gr.Number(value=12345, precision=0, label="seed of numpy.random.default_rng")
+    options = [config, alpha, n_resamples, seed]
+    gr.Examples(examples=[[EXAMPLE, CONFIGS[0], 0.05, 1000, 12345],
+                          [EXAMPLE, "single", 0.05, 1000, 1],
+                          [[[1, 1, 2], [2, 2, 2], [3, 3, 2]], CONFIGS[0], 0.05, 1000, 12345]],
+                inputs=[table, *options],
+                example_labels=["card example (paired)", "card example (single, seed 1)",
+                                "identical systems"])
+    initial = from_table(EXAMPLE, CONFIGS[0], 0.05, 1000, 12345)
+    with gr.Row():
+        rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
+                            interactive=False, label="Result (rounded; the JSON is exact)")
+        full = gr.JSON(value=initial[1], label="Full result (JSON)", open=True)
+    distribution = gr.Plot(value=initial[2], label="Bootstrap distribution with the interval")
+    card_accordion("Comparison card")
+    outputs = [rows, full, distribution]
+    table_button.click(from_table, [table, *options], outputs, api_name="from_table")
+    files_button.click(from_files, [system1_file, system2_file, references_file, *options],
+                       outputs, api_name="from_files")
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,1 @@
+../_shared/space_io.py

@@ -1,0 +1,690 @@
+"""headnote_judge: LLM-as-a-judge scores for generated headnotes (SLDS benchmark).
+
+A judge model served by any OpenAI-compatible chat-completions endpoint (vLLM, llama.cpp
+server, OpenRouter, OpenAI, ...) compares a generated headnote with the gold headnote (never
+the decision) and rates five categories from 1 to 3. A sample scores
+``10 * sum(score - 1)`` over the five categories, 0-100; the corpus score is the mean.
+
+The computation is the plain function :func:`headnote_judge`; :class:`HeadnoteJudge` is a thin
+``evaluate.Metric`` wrapper. The module depends only on the packages in requirements.txt.
+
+Requests, retries (429 / 5xx / timeouts / dropped connections, ``Retry-After``), the SQLite
+response cache and bounded concurrency are those of courtbench's LLM client: the sibling file
+``llm_core.py`` is ``courtbench/llm/core.py`` itself (linked in the repository, a real file in
+the wheel, an export or a Space).
+
+Prompt templates: the defaults are embedded below (``DEFAULT_SYSTEM_TEMPLATE``,
+``DEFAULT_USER_TEMPLATE``) because ``evaluate.load`` copies only the script and the Python
+files it imports into its module cache; ``system_prompt.txt`` and ``user_prompt.txt`` in the
+module folder are identical copies for reading and editing.
+"""
+
+import dataclasses
+import hashlib
+import math
+import os
+import re
+import string
+import sys
+from collections.abc import Mapping, Sequence
+
+import datasets
+import evaluate
+import openai
+from tqdm import tqdm
+
+# The request machinery (cache, retries, concurrency) is courtbench's LLM client core,
+# linked into this folder as llm_core.py (a real file wherever the module travels).
+from .llm_core import (
+    ChatRequest,
+    EndpointConfig,
+    endpoint_host,
+    request_key,
+    run_requests,
+)
+
+__version__ = "0.1.0"
+
+CATEGORIES = (
+    "accuracy_faithfulness",
+    "completeness_relevance",
+    "clarity_coherence",
+    "articles",
+    "considerations",
+)
+"""The five judged categories; the answer line of each is ``<CATEGORY>_SCORE: <1-3>``."""
+
+LANGUAGE_NAMES = {"de": "German", "fr": "French", "it": "Italian", "rm": "Romansh", "en": "English"}
+"""Headnote language code -> the name put into ``$language`` (other codes are used as given)."""
+
+PLACEHOLDERS = ("gold_headnote", "generated_headnote", "language", "language_code", "demonstration")
+"""Named placeholders a template may use (``string.Template`` syntax: ``$name`` or ``${name}``)."""
+
+DEFAULT_SYSTEM_TEMPLATE = """\
+You are an expert in Swiss law who assesses headnotes (German "Regeste", French "regeste", Italian "regesto") of landmark decisions of the Swiss Federal Supreme Court (BGE/ATF/DTF).
+
+You receive the official headnote written by the Court (the gold headnote) and a generated headnote. Both are meant to be in $language. You do not see the decision itself: judge the generated headnote against the gold headnote only, and do not reward content that the gold headnote does not support.
+
+Rate the generated headnote in five categories, each with an integer from 1 (poor) to 3 (good):
+
+1. Accuracy and faithfulness: are the legal statements of the generated headnote correct with respect to the gold headnote, without contradictions or invented content? 1 = major errors or invented holdings; 2 = minor inaccuracies; 3 = accurate and faithful.
+2. Completeness and relevance: does the generated headnote cover the key legal points of the gold headnote, without irrelevant material? 1 = most key points missing; 2 = some key points missing or some irrelevant material; 3 = all key points, nothing irrelevant.
+3. Clarity and coherence: is the generated headnote clear, concise and well structured, in the legal style of a headnote in $language? 1 = confusing or not in $language; 2 = understandable with flaws; 3 = clear and coherent.
+4. Articles: does the generated headnote cite the statutory provisions ("Art." / "art.") that the gold headnote cites, with the correct article, paragraph and enactment? 1 = most citations missing or wrong; 2 = some missing or wrong; 3 = all correct (also 3 when neither headnote cites a provision).
+5. Considerations: does the generated headnote refer to the considerations of the decision ("E." in German, "consid." in French and Italian) that the gold headnote refers to? 1 = most references missing or wrong; 2 = some missing or wrong; 3 = all correct (also 3 when neither headnote refers to a consideration).
+
+First write a short analysis of each category. Then end your answer with exactly these five lines, each followed by a single integer 1, 2 or 3 and nothing else:
+
+ACCURACY_FAITHFULNESS_SCORE: <integer>
+COMPLETENESS_RELEVANCE_SCORE: <integer>
+CLARITY_COHERENCE_SCORE: <integer>
+ARTICLES_SCORE: <integer>
+CONSIDERATIONS_SCORE: <integer>
+"""
+
+DEFAULT_USER_TEMPLATE = """\
+${demonstration}Gold headnote ($language):
+<gold_headnote>
+$gold_headnote
+</gold_headnote>
+
+Generated headnote:
+<generated_headnote>
+$generated_headnote
+</generated_headnote>
+
+Assess the generated headnote against the gold headnote in the five categories and end with the five score lines.
+"""
+
+_DESCRIPTION = """\
+LLM-as-a-judge for generated headnotes of Swiss Federal Supreme Court landmark decisions
+(SLDS). A judge model behind any OpenAI-compatible chat-completions endpoint compares each
+generated headnote with the gold headnote (never the decision) and rates accuracy &
+faithfulness, completeness & relevance, clarity & coherence, articles and considerations from
+1 to 3. Per sample: 10 * sum(score - 1) -> 0-100 (higher is better); corpus: the mean, per
+category, per language pair and macro-averaged over pairs. Requests are cached on disk
+(SQLite), retried with exponential backoff, and run concurrently; answers that cannot be
+parsed are reported as failed samples, never silently scored.
+"""
+
+_KWARGS_DESCRIPTION = """\
+Args:
+    predictions (list of str): generated headnotes.
+    references (list of str): gold headnotes, same order.
+    headnote_languages (list of str): language code of each gold headnote ("de", "fr", "it").
+    decision_languages (list of str): language code of each decision (for the pair "de_fr").
+    base_url (str): the endpoint, e.g. "http://localhost:8000/v1".
+    model (str): the judge model name as the endpoint knows it.
+    api_key_env (str, optional): name of the environment variable holding the API key.
+    sample_ids (list, optional): ids reported per sample (default: 0..n-1).
+    cache_path (str, optional): SQLite file caching every response (default: no cache).
+    concurrency (int, optional): parallel requests, default 8.
+    failed_as_zero (bool, optional): count failed samples as 0 instead of excluding them.
+    Other options of `headnote_judge` (templates, demonstrations, max_tokens, seed, timeout,
+    max_retries, ...) are passed through.
+Returns:
+    score (float or None): mean sample score, 0-100, higher is better.
+    macro_score (float or None): mean over language pairs of the pair scores.
+    category_means (dict): mean rating per category, 1-3.
+    by_language_pair (dict): score, category_means and counts per "<decision>_<headnote>".
+    n_samples, n_scored, n_failed, n_unparsed, n_request_failed, n_cached, n_requested,
+    n_http_requests, n_retries, n_cache_corrupt (int): counts.
+    samples (list of dict): per sample id, pair, status, score, scores, reason, raw_response.
+    reproducibility (dict): model, base URL host, parameters, template hashes, versions,
+    signature.
+Examples:
+    >>> parse_judgement("ACCURACY_FAITHFULNESS_SCORE: 3\\nCOMPLETENESS_RELEVANCE_SCORE: 2\\n"
+    ...                 "CLARITY_COHERENCE_SCORE: 3\\nARTICLES_SCORE: 1\\nCONSIDERATIONS_SCORE: 2").scores
+    {'accuracy_faithfulness': 3, 'completeness_relevance': 2, 'clarity_coherence': 3, 'articles': 1, 'considerations': 2}
+"""
+
+_CITATION = """\
+@misc{courtbench_headnote_judge,
+  title  = {headnote\\_judge: LLM-as-a-judge for Swiss landmark decision headnotes},
+  author = {{courtbench developers}},
+  note   = {Scores as defined for the SLDS benchmark (Swiss Landmark Decisions Summarization)},
+  year   = {2025}
+}
+"""
+
+
+# --------------------------------------------------------------------------------------------
+# Prompt templates
+
+
+@dataclasses.dataclass(frozen=True)
+class PromptTemplates:
+    """The judge prompt: system and user templates and optional demonstrations per language.
+
+    ``demonstrations`` maps a headnote language code to the text of one judged example; it is
+    put into ``$demonstration`` (followed by a blank line) for samples in that language, and
+    ``$demonstration`` is empty for the other languages.
+    """
+
+    system: str
+    user: str
+    demonstrations: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def hashes(self) -> dict:
+        """sha256 (hex) of each template text and of each demonstration, for provenance."""
+        return {
+            "system_template_sha256": _sha256(self.system),
+            "user_template_sha256": _sha256(self.user),
+            "demonstration_sha256": {lang: _sha256(text)
+                                     for lang, text in sorted(self.demonstrations.items())},
+        }
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _read_text(source: str | os.PathLike, what: str) -> str:
+    """A ``str`` is the text itself; an ``os.PathLike`` is a UTF-8 file to read."""
+    if isinstance(source, os.PathLike):
+        try:
+            with open(source, encoding="utf-8") as handle:
+                return handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"{what}: cannot read {os.fspath(source)!r}: {error}") from error
+    if isinstance(source, str):
+        return source
+    raise TypeError(f"{what}: expected template text (str) or a file path (os.PathLike), "
+                    f"got {type(source).__name__}")
+
+
+def template_placeholders(text: str, what: str = "template") -> set:
+    """Return the placeholder names used in a ``string.Template`` text.
+
+    Raises ValueError naming the template, the line and the offending text for a malformed
+    ``$`` (write ``$$`` for a literal dollar sign) or an unknown placeholder.
+
+    >>> sorted(template_placeholders("Gold ($language): $gold_headnote ${demonstration}"))
+    ['demonstration', 'gold_headnote', 'language']
+    """
+    names = set()
+    for match in string.Template.pattern.finditer(text):
+        if match.group("invalid") is not None:
+            line = text.count("\n", 0, match.start()) + 1
+            snippet = text[match.start():match.start() + 20]
+            raise ValueError(f"{what}, line {line}: malformed placeholder at {snippet!r}; "
+                             "use $name or ${name}, and $$ for a literal dollar sign")
+        name = match.group("named") or match.group("braced")
+        if name is None:  # "$$" escape
+            continue
+        if name not in PLACEHOLDERS:
+            line = text.count("\n", 0, match.start()) + 1
+            raise ValueError(f"{what}, line {line}: unknown placeholder ${name}; "
+                             f"expected one of {', '.join('$' + p for p in PLACEHOLDERS)}")
+        names.add(name)
+    return names
+
+
+def load_templates(system_template: str | os.PathLike | None = None,
+                   user_template: str | os.PathLike | None = None,
+                   demonstrations: Mapping[str, str | os.PathLike] | None = None) -> PromptTemplates:
+    """Build and check the prompt templates.
+
+    Args:
+        system_template: text (``str``) or file (``os.PathLike``); default the embedded
+            ``DEFAULT_SYSTEM_TEMPLATE`` (= ``system_prompt.txt``).
+        user_template: likewise; default ``DEFAULT_USER_TEMPLATE`` (= ``user_prompt.txt``).
+        demonstrations: headnote language code -> demonstration text or file; default none.
+
+    Raises:
+        ValueError: unreadable file, malformed or unknown placeholder, or neither template
+            containing ``$gold_headnote`` / ``$generated_headnote``.
+    """
+    system = DEFAULT_SYSTEM_TEMPLATE if system_template is None else _read_text(system_template, "system_template")
+    user = DEFAULT_USER_TEMPLATE if user_template is None else _read_text(user_template, "user_template")
+    used = template_placeholders(system, "system_template") | template_placeholders(user, "user_template")
+    for required in ("gold_headnote", "generated_headnote"):
+        if required not in used:
+            raise ValueError(f"the prompt templates never use ${required}; the judge would not see it")
+    demos = {}
+    for language, source in (demonstrations or {}).items():
+        if not isinstance(language, str) or not language:
+            raise ValueError(f"demonstrations: language keys must be non-empty codes, got {language!r}")
+        demos[language] = _read_text(source, f"demonstrations[{language!r}]")
+    return PromptTemplates(system=system, user=user, demonstrations=demos)
+
+
+def render_messages(templates: PromptTemplates, gold_headnote: str, generated_headnote: str,
+                    language: str) -> list:
+    """Return the chat messages ``[system, user]`` for one sample.
+
+    >>> messages = render_messages(load_templates(), "Art. 8 ZGB ...", "Art. 8 ZGB ...", "de")
+    >>> [m["role"] for m in messages], "German" in messages[1]["content"]
+    (['system', 'user'], True)
+    """
+    demonstration = templates.demonstrations.get(language, "")
+    values = {
+        "gold_headnote": gold_headnote,
+        "generated_headnote": generated_headnote,
+        "language": LANGUAGE_NAMES.get(language, language),
+        "language_code": language,
+        "demonstration": demonstration.rstrip("\n") + "\n\n" if demonstration else "",
+    }
+    return [
+        {"role": "system", "content": string.Template(templates.system).substitute(values)},
+        {"role": "user", "content": string.Template(templates.user).substitute(values)},
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing the judge's answer
+
+
+@dataclasses.dataclass(frozen=True)
+class Judgement:
+    """A parsed answer: ``scores`` (category -> 1..3) or ``None`` with the ``reason``."""
+
+    scores: dict | None
+    reason: str | None = None
+
+
+_REASONING_BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1\s*>", re.S | re.I)
+_REASONING_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.I)
+_REASONING_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.I)
+_MARKUP = r"[\s*_`]*"
+
+
+def _score_pattern(category: str) -> re.Pattern:
+    name = r"\\?_".join(re.escape(word) for word in (category + "_score").split("_"))
+    return re.compile(
+        r"(?<![A-Za-z_])" + name + r"(?![A-Za-z])"   # the line's name, markdown-escaped or not
+        + _MARKUP + r"[:=]" + _MARKUP                # ":" with **bold** / `code` / newlines around
+        + r"(?:[\[(]" + _MARKUP + r")?"              # "[2]" or "(2)"
+        + r"(?P<value>[+-]?\d+(?:[.,]\d+)?)"
+        + r"(?!\s*[-\u2013]\s*\d)",                   # not a range such as "1-3" echoed from a prompt
+        re.I,
+    )
+
+
+_SCORE_PATTERNS = {category: _score_pattern(category) for category in CATEGORIES}
+
+
+def strip_reasoning(text: str) -> tuple:
+    """Remove reasoning blocks (``<think>...</think>``, also ``thinking``/``reasoning``).
+
+    Returns ``(answer_text, problem)``; ``problem`` is a reason string when a reasoning block
+    was opened but never closed (a truncated answer), else ``None``. A closing tag without an
+    opening one (servers that strip the opening tag) drops everything before it.
+
+    >>> strip_reasoning("<think>ARTICLES_SCORE: 1?</think>ARTICLES_SCORE: 2")
+    ('ARTICLES_SCORE: 2', None)
+    """
+    text = _REASONING_BLOCK.sub("", text)
+    closes = list(_REASONING_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end():]
+    opened = _REASONING_OPEN.search(text)
+    if opened:
+        return text[:opened.start()], "reasoning block opened but never closed (answer truncated?)"
+    return text, None
+
+
+def parse_judgement(text: str | None) -> Judgement:
+    """Parse the five ``<CATEGORY>_SCORE: <1-3>`` lines of a judge answer.
+
+    Tolerated: ``NAME_SCORE: 2``, ``NAME_SCORE: [2]``, ``**NAME_SCORE:** 2``, the value on the
+    next line, any case, markdown-escaped underscores, prose around the lines, the same value
+    repeated, and reasoning blocks before the answer. Unparsed (``scores is None``, with every
+    problem in ``reason``): a missing category, a category repeated with conflicting values, a
+    value that is not an integer 1-3, an empty answer, an unclosed reasoning block.
+
+    >>> parse_judgement("**ACCURACY_FAITHFULNESS_SCORE:** [3]").reason
+    'no COMPLETENESS_RELEVANCE_SCORE; no CLARITY_COHERENCE_SCORE; no ARTICLES_SCORE; no CONSIDERATIONS_SCORE'
+    """
+    if text is None or not text.strip():
+        return Judgement(None, "empty response")
+    answer, reasoning_problem = strip_reasoning(text)
+    problems = []
+    scores = {}
+    for category, pattern in _SCORE_PATTERNS.items():
+        label = category.upper() + "_SCORE"
+        found = [m.group("value").replace(",", ".") for m in pattern.finditer(answer)]
+        values = sorted(set(float(v) for v in found))
+        if not values:
+            problems.append(f"no {label}")
+        elif len(values) > 1:
+            problems.append(f"{label} given {len(found)} times with conflicting values "
+                            + ", ".join(f"{v:g}" for v in values))
+        elif values[0] not in (1.0, 2.0, 3.0):
+            problems.append(f"{label} value {values[0]:g} is not an integer 1-3")
+        else:
+            scores[category] = int(values[0])
+    if reasoning_problem and problems:
+        problems.insert(0, reasoning_problem)
+    if problems:
+        return Judgement(None, "; ".join(problems))
+    return Judgement(scores)
+
+
+def sample_score(scores: Mapping[str, int]) -> float:
+    """Score of one sample: ``10 * sum(score - 1)`` over the five categories, 0-100.
+
+    >>> sample_score(dict.fromkeys(CATEGORIES, 3)), sample_score(dict.fromkeys(CATEGORIES, 1))
+    (100.0, 0.0)
+    """
+    return float(10 * sum(int(scores[c]) - 1 for c in CATEGORIES))
+
+
+# --------------------------------------------------------------------------------------------
+# Validation and aggregation
+
+
+def _check_str_list(name: str, values: object, n: int | None, *, allow_empty: bool) -> list:
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise ValueError(f"{name} must be a list of strings, got {type(values).__name__}")
+    values = list(values)
+    if n is not None and len(values) != n:
+        raise ValueError(f"{name} has {len(values)} items, predictions has {n}")
+    for index, value in enumerate(values):
+        if not isinstance(value, str):
+            raise ValueError(f"{name}[{index}] must be a string, got {type(value).__name__}: {value!r}")
+        if not allow_empty and not value.strip():
+            raise ValueError(f"{name}[{index}] is empty")
+    return values
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def aggregate(samples: Sequence[Mapping], *, failed_as_zero: bool = False) -> dict:
+    """Corpus figures from per-sample records (``language_pair``, ``scores``, ``score``).
+
+    Failed samples (``scores is None``) are excluded from every mean, or, with
+    ``failed_as_zero``, count as score 0 (= rating 1 in every category).
+
+    Returns ``score`` (mean 0-100), ``category_means`` (1-3), ``by_language_pair`` (per pair:
+    ``score``, ``category_means``, ``n_samples``, ``n_scored``, ``n_failed``), ``macro_score``
+    (mean of the pair scores that exist) and ``n_language_pairs``. A mean over no sample is
+    ``None``.
+
+    >>> ok = {"language_pair": "de_de", "scores": dict.fromkeys(CATEGORIES, 2), "score": 50.0}
+    >>> bad = {"language_pair": "fr_de", "scores": None, "score": None}
+    >>> aggregate([ok, bad])["macro_score"], aggregate([ok, bad], failed_as_zero=True)["macro_score"]
+    (50.0, 25.0)
+    """
+
+    def figures(group: Sequence[Mapping]) -> dict:
+        scored = [s for s in group if s["scores"] is not None]
+        n_failed = len(group) - len(scored)
+        pad_score = [0.0] * n_failed if failed_as_zero else []
+        pad_rating = [1] * n_failed if failed_as_zero else []
+        return {
+            "score": _mean([s["score"] for s in scored] + pad_score),
+            "category_means": {c: _mean([s["scores"][c] for s in scored] + pad_rating)
+                               for c in CATEGORIES},
+            "n_samples": len(group),
+            "n_scored": len(scored),
+            "n_failed": n_failed,
+        }
+
+    corpus = figures(samples)
+    pairs = sorted({s["language_pair"] for s in samples})
+    by_pair = {pair: figures([s for s in samples if s["language_pair"] == pair]) for pair in pairs}
+    pair_scores = [f["score"] for f in by_pair.values() if f["score"] is not None]
+    return {
+        "score": corpus["score"],
+        "macro_score": _mean(pair_scores),
+        "n_language_pairs": len(pairs),
+        "n_language_pairs_scored": len(pair_scores),
+        "category_means": corpus["category_means"],
+        "by_language_pair": by_pair,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# The judge
+
+
+def _check_sample_ids(sample_ids: Sequence | None, n: int) -> list:
+    if sample_ids is None:
+        return list(range(n))
+    sample_ids = list(sample_ids)
+    if len(sample_ids) != n:
+        raise ValueError(f"sample_ids has {len(sample_ids)} items, predictions has {n}")
+    seen = {}
+    for index, sample_id in enumerate(sample_ids):
+        if sample_id in seen:
+            raise ValueError(f"sample_ids[{index}] = {sample_id!r} repeats sample_ids[{seen[sample_id]}]")
+        seen[sample_id] = index
+    return sample_ids
+
+
+def _check_inputs(predictions, references, headnote_languages, decision_languages,
+                  sample_ids) -> tuple:
+    """The five per-sample lists, checked; ValueError names the argument and index."""
+    predictions = _check_str_list("predictions", predictions, None, allow_empty=True)
+    n = len(predictions)
+    if n == 0:
+        raise ValueError("predictions is empty")
+    return (predictions,
+            _check_str_list("references", references, n, allow_empty=False),
+            _check_str_list("headnote_languages", headnote_languages, n, allow_empty=False),
+            _check_str_list("decision_languages", decision_languages, n, allow_empty=False),
+            _check_sample_ids(sample_ids, n))
+
+
+def judge_params(max_tokens: int, seed: int | None) -> dict:
+    """The sampling parameters of every judge request: temperature 0, ``max_tokens``, ``seed``."""
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise ValueError(f"max_tokens must be an integer >= 1, got {max_tokens!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    params = {"temperature": 0, "max_tokens": max_tokens}
+    if seed is not None:
+        params["seed"] = seed
+    return params
+
+
+def judge_requests(templates: PromptTemplates, predictions: Sequence[str],
+                   references: Sequence[str], headnote_languages: Sequence[str],
+                   params: Mapping) -> list:
+    """One ``ChatRequest`` per sample (id = its index as text)."""
+    return [ChatRequest(str(index), tuple(render_messages(
+                templates, references[index], predictions[index], headnote_languages[index])),
+                dict(params))
+            for index in range(len(predictions))]
+
+
+def sample_record(sample_id, language_pair: str, result, max_tokens: int) -> dict:
+    """The per-sample record of one judged answer (``result``: an ``ChatResult``).
+
+    ``status`` is ``scored``, ``unparsed`` (the judge answered, but not in the five score
+    lines: a failure of the judge model, with ``reason`` and ``raw_response``) or
+    ``request_failed`` (no answer after retries). ``reasoning`` holds the judge's reasoning
+    text (``<think>`` or ``reasoning_content``), kept for inspection, never parsed.
+    """
+    record = {"sample_id": sample_id, "language_pair": language_pair, "status": "scored",
+              "score": None, "scores": None, "reason": None, "raw_response": None,
+              "reasoning": result.reasoning, "cached": result.cached}
+    if result.error is not None:
+        record.update(status="request_failed", reason=result.error)
+        return record
+    judgement = parse_judgement(result.answer)
+    if judgement.scores is not None:
+        record.update(scores=judgement.scores, score=sample_score(judgement.scores))
+        return record
+    reason = judgement.reason
+    if reason == "empty response" and result.reasoning:
+        reason = "empty answer after the reasoning (reasoning block never closed?)"
+    if result.finish_reason == "length":
+        reason += f" (answer cut at max_tokens={max_tokens})"
+    record.update(status="unparsed", reason=reason, raw_response=result.answer)
+    return record
+
+
+def _send(requests: list, config, api_key: str | None, progress: bool):
+    bar = tqdm(total=len(requests), desc="headnote_judge", unit="req", disable=not progress)
+    try:
+        return run_requests(requests, config, api_key=api_key,
+                                     on_start=bar.update, on_done=bar.update)
+    finally:
+        bar.close()
+
+
+def _counts(samples: Sequence[Mapping], requests: Sequence, summary) -> dict:
+    n = len(samples)
+    n_request_failed = sum(s["status"] == "request_failed" for s in samples)
+    n_unparsed = sum(s["status"] == "unparsed" for s in samples)
+    n_cached = sum(s["cached"] for s in samples)
+    sent_keys = {request_key("", r.messages, r.params)
+                 for r, s in zip(requests, samples, strict=True) if not s["cached"]}
+    return {"n_samples": n, "n_scored": n - n_request_failed - n_unparsed,
+            "n_failed": n_request_failed + n_unparsed, "n_unparsed": n_unparsed,
+            "n_request_failed": n_request_failed, "n_cached": n_cached,
+            "n_requested": n - n_cached, "n_http_requests": summary.attempts,
+            "n_retries": summary.attempts - len(sent_keys),
+            "n_cache_corrupt": summary.cache_corrupt}
+
+
+def headnote_judge(
+    predictions: Sequence[str],
+    references: Sequence[str],
+    headnote_languages: Sequence[str],
+    decision_languages: Sequence[str],
+    *,
+    base_url: str,
+    model: str,
+    api_key: str | None = None,
+    sample_ids: Sequence | None = None,
+    system_template: str | os.PathLike | None = None,
+    user_template: str | os.PathLike | None = None,
+    demonstrations: Mapping[str, str | os.PathLike] | None = None,
+    max_tokens: int = 2048,
+    seed: int | None = 0,
+    timeout: float = 120.0,
+    max_retries: int = 6,
+    backoff_base: float = 1.0,
+    backoff_max: float = 60.0,
+    concurrency: int = 8,
+    cache_path: str | os.PathLike | None = None,
+    failed_as_zero: bool = False,
+    progress: bool = True,
+) -> dict:
+    """Judge generated headnotes against gold headnotes with an LLM behind ``base_url``.
+
+    Args:
+        predictions: generated headnotes (may be empty strings).
+        references: gold headnotes (non-empty), same order.
+        headnote_languages: language code of each gold headnote ("de", "fr", "it").
+        decision_languages: language code of each decision; the language pair of a sample
+            is ``"<decision>_<headnote>"`` (the SLDS config names).
+        base_url: OpenAI-compatible endpoint, e.g. ``http://localhost:8000/v1``.
+        model: judge model name at that endpoint.
+        api_key: the key, sent as a bearer token and never stored; ``None`` for endpoints
+            that need none.
+        sample_ids: reported per sample; default ``0..n-1``; must be unique.
+        system_template, user_template: template text (``str``) or file (``os.PathLike``);
+            default the embedded templates (= ``system_prompt.txt`` / ``user_prompt.txt``).
+        demonstrations: headnote language -> a judged example (text or file); default none.
+        max_tokens: maximal answer length in tokens. ``temperature`` is always 0.
+        seed: sent as ``seed`` (endpoints that support it sample reproducibly); ``None`` omits it.
+        timeout: seconds per HTTP attempt.
+        max_retries, backoff_base, backoff_max: see ``RetryPolicy`` (seconds).
+        concurrency: requests in flight at once (threads), >= 1.
+        cache_path: SQLite file caching responses across runs (keyed by model, messages and
+            parameters, not by the URL); ``None``: no cache.
+        failed_as_zero: count failed samples as score 0 instead of excluding them.
+        progress: show a progress bar and print a throughput line to stderr.
+
+    Returns:
+        A dict: ``score``, ``macro_score``, ``category_means``, ``by_language_pair`` (see
+        :func:`aggregate`), counts ``n_samples``, ``n_scored``, ``n_failed`` (``n_unparsed``
+        + ``n_request_failed``), ``n_cached`` (samples answered from the cache),
+        ``n_requested`` (samples requested in this run), ``n_http_requests`` (attempts sent),
+        ``n_retries``, ``n_cache_corrupt``; ``failed_as_zero``; ``usage`` (summed token
+        usage); ``samples`` (see :func:`sample_record`); ``reproducibility`` (model, endpoint
+        host, parameters, template hashes, versions, ``signature``).
+
+    Raises:
+        ValueError: invalid inputs or options, naming the argument and first bad index.
+    """
+    predictions, references, headnote_languages, decision_languages, sample_ids = _check_inputs(
+        predictions, references, headnote_languages, decision_languages, sample_ids)
+    config = EndpointConfig(
+        base_url=base_url, model=model, api_key_env=None, concurrency=concurrency,
+        timeout=timeout, max_retries=max_retries, cache_path=cache_path,
+        backoff_base=backoff_base, backoff_max=backoff_max)
+    params = judge_params(max_tokens, seed)
+    templates = load_templates(system_template, user_template, demonstrations)
+    requests = judge_requests(templates, predictions, references, headnote_languages, params)
+    summary = _send(requests, config, api_key, progress)
+    samples = [sample_record(sample_ids[i], f"{decision_languages[i]}_{headnote_languages[i]}",
+                             result, max_tokens)
+               for i, result in enumerate(summary.results)]
+    result = aggregate(samples, failed_as_zero=failed_as_zero)
+    result.update(_counts(samples, requests, summary))
+    result.update(failed_as_zero=failed_as_zero, usage=summary.usage,
+                  reproducibility=_reproducibility(config, params, templates, failed_as_zero),
+                  samples=samples)
+    if progress:
+        sent = result["n_requested"]
+        print(f"headnote_judge: {result['n_samples']} samples ({result['n_cached']} from cache, "
+              f"{sent} requested, {result['n_http_requests']} HTTP attempts) in "
+              f"{summary.elapsed:.1f} s, {sent / summary.elapsed if summary.elapsed > 0 else 0.0:.2f} "
+              f"requests/s; {result['n_failed']} failed", file=sys.stderr)
+    return result
+
+
+def _reproducibility(config, params: Mapping, templates: PromptTemplates,
+                     failed_as_zero: bool) -> dict:
+    host = endpoint_host(config.base_url)
+    hashes = templates.hashes()
+    demos = ",".join(f"{lang}:{sha[:8]}" for lang, sha in hashes["demonstration_sha256"].items())
+    signature = "|".join([
+        f"headnote_judge:{__version__}", f"model:{config.model}", f"host:{host}",
+        f"temperature:{params['temperature']}", f"max_tokens:{params['max_tokens']}",
+        f"seed:{params.get('seed', 'none')}", f"system:{hashes['system_template_sha256'][:8]}",
+        f"user:{hashes['user_template_sha256'][:8]}", f"demos:{demos or 'none'}",
+        f"failed:{'zero' if failed_as_zero else 'excluded'}",
+    ])
+    return {
+        "model": config.model,
+        "base_url_host": host,
+        **params,
+        "seed": params.get("seed"),
+        "timeout_seconds": config.timeout,
+        "max_retries": config.max_retries,
+        **hashes,
+        "headnote_judge_version": __version__,
+        "openai_version": openai.__version__,
+        "signature": signature,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# evaluate wrapper
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class HeadnoteJudge(evaluate.Metric):
+    """``evaluate`` wrapper around :func:`headnote_judge`."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({"predictions": datasets.Value("string"),
+                                        "references": datasets.Value("string")}),
+            reference_urls=["https://platform.openai.com/docs/api-reference/chat"],
+        )
+
+    def _compute(self, predictions, references, headnote_languages=None, decision_languages=None,
+                 base_url=None, model=None, api_key_env=None, **options):
+        if headnote_languages is None or decision_languages is None:
+            raise ValueError("headnote_languages and decision_languages are required (one code per sample)")
+        if base_url is None or model is None:
+            raise ValueError("base_url and model are required")
+        api_key = None
+        if api_key_env is not None:
+            api_key = os.environ.get(api_key_env)
+            if not api_key:
+                raise ValueError(f"api_key_env: environment variable {api_key_env} is not set")
+        return headnote_judge(predictions, references, headnote_languages, decision_languages,
+                              base_url=base_url, model=model, api_key=api_key, **options)

@@ -1,0 +1,1 @@
+../../courtbench/llm/core.py

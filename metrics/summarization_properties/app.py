@@ -1,0 +1,172 @@
+"""The summarization_properties Space: describe decision–headnote pairs on a Gradio page.
+
+Inputs: a pasted table (decision, headnote) with one language each for all rows, or an
+uploaded headnotes file (``sample_id``, ``prediction``: generated or gold headnotes; CSV or
+JSON Lines as ``courtbench evaluate`` reads) with a decisions file (``sample_id``,
+``source``, ``source_language``, ``summary_language``). The numbers come from
+:func:`summarization_properties.summarization_properties`, loaded from the script beside
+this file.
+"""
+
+import gradio as gr
+import matplotlib
+import matplotlib.pyplot as plt
+from space_io import (
+    card_accordion,
+    card_header,
+    compute,
+    load_metric,
+    number,
+    page_error,
+    read_aligned,
+    table_columns,
+    text,
+    upload_file,
+)
+
+matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
+
+measurement = load_metric("summarization_properties")
+
+COLUMNS = ["decision (source)", "headnote (summary)"]
+EXAMPLE = [["Das Gericht weist die Beschwerde ab, soweit es darauf eintritt.",
+            "Das Gericht weist die Beschwerde ab."]]
+EXAMPLE_CARD = [["Der Entscheid wird aufgehoben. Die Sache wird zurückgewiesen.",
+                 "Entscheid aufgehoben und zurückgewiesen."]]
+STATISTICS = ["mean", "std", "min", "median", "max", "n"]
+PER_PAIR = ["compression_ratio", "coverage", "density", "novelty_1", "novelty_2", "novelty_3",
+            "novelty_4"]
+
+
+def _integer(value, name):
+    number_ = number(value, name)
+    if not number_.is_integer():
+        raise page_error(f"{name} = {value!r}: expected an integer")
+    return int(number_)
+
+
+def _round(value):
+    return None if value is None else round(value, 4)
+
+
+def histogram_figure(per_pair):
+    """Histograms of the per-pair coverage and density (same-language pairs only)."""
+    figure, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for ax, name, color in ((axes[0], "coverage", "tab:blue"), (axes[1], "density", "tab:green")):
+        values = [value for value in per_pair[name] if value is not None]
+        if values:
+            ax.hist(values, bins=min(30, max(5, len(values) // 3)), color=color, alpha=0.8)
+        else:
+            ax.text(0.5, 0.5, "no same-language pair", ha="center", va="center",
+                    transform=ax.transAxes)
+        ax.set_xlabel(name)
+        ax.set_ylabel("pairs")
+        ax.set_title(f"{name} per pair (n = {len(values)})")
+    figure.tight_layout()
+    return figure
+
+
+def report(sources, summaries, source_languages, summary_languages, subset_size, subsets, seed):
+    """Outputs: aggregates, formulaicness, per-pair rows, the histogram and the full JSON."""
+    result = compute(measurement.summarization_properties, sources=sources,
+                     summaries=summaries, source_languages=source_languages,
+                     summary_languages=summary_languages,
+                     formulaicness_subset_size=_integer(subset_size, "formulaicness_subset_size"),
+                     formulaicness_subsets=_integer(subsets, "formulaicness_subsets"),
+                     seed=_integer(seed, "seed"), return_per_pair=True)
+    aggregates = [[name, *(_round(values[key]) for key in STATISTICS)]
+                  for name, values in result["aggregates"].items()]
+    formulaic = [[language, _round(entry["mean"]), _round(entry["std"]), entry["n_headnotes"],
+                  entry["subset_size"], entry["subsets"]]
+                 for language, entry in result["formulaicness"].items()]
+    per_pair = result["per_pair"]
+    pairs = [[i + 1, f"{source_languages[i]}→{summary_languages[i]}",
+              *(_round(per_pair[name][i]) for name in PER_PAIR)] for i in range(len(sources))]
+    figure = histogram_figure(per_pair)
+    plt.close("all")
+    return aggregates, formulaic, pairs, figure, result
+
+
+def from_table(table, source_language, summary_language, subset_size, subsets, seed):
+    """Describe pasted pairs (decision, headnote) → aggregates, formulaicness, pairs, plot, JSON."""
+    columns = table_columns(table, COLUMNS)
+    sources = [text(v, f"table row {i + 1}, column {COLUMNS[0]!r}")
+               for i, v in enumerate(columns[COLUMNS[0]])]
+    summaries = [text(v, f"table row {i + 1}, column {COLUMNS[1]!r}")
+                 for i, v in enumerate(columns[COLUMNS[1]])]
+    n = len(sources)
+    return report(sources, summaries, [source_language] * n, [summary_language] * n,
+                  subset_size, subsets, seed)
+
+
+def from_files(headnotes_file, decisions_file, subset_size, subsets, seed):
+    """Describe uploaded headnotes against their decisions (paired by ``sample_id``)."""
+    _, headnotes, decisions = read_aligned(
+        headnotes_file, decisions_file, "sample_id", ["prediction"],
+        {"source": True, "source_language": True, "summary_language": True},
+        what="headnotes file", reference_what="decisions file")
+    return report([text(value, where) for where, value in decisions["source"]],
+                  [text(value, where) for where, value in headnotes["prediction"]],
+                  [value for _, value in decisions["source_language"]],
+                  [value for _, value in decisions["summary_language"]],
+                  subset_size, subsets, seed)
+
+
+with gr.Blocks(title="summarization_properties") as demo:
+    gr.Markdown(card_header("summarization_properties"))
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Tab("Paste pairs"):
+                table = gr.Dataframe(
+                    value=EXAMPLE, headers=COLUMNS, datatype=["str", "str"], type="array",
+                    column_count=(2, "fixed"), interactive=True, wrap=True,
+                    label="One pair per row: the decision and its headnote")
+                with gr.Row():
+                    source_language = gr.Dropdown(list(measurement.LANGUAGES), value="de",
+                                                  label="Decision language (all rows)")
+                    summary_language = gr.Dropdown(list(measurement.LANGUAGES), value="de",
+                                                   label="Headnote language (all rows)")
+                table_button = gr.Button("Compute from the table", variant="primary")
+            with gr.Tab("Upload files"):
+                gr.Markdown("Headnotes file as `courtbench evaluate` reads predictions: CSV or "
+                            "JSON Lines with `sample_id` and `prediction` (generated or gold "
+                            "headnotes). Decisions file: `sample_id`, `source`, "
+                            "`source_language` and `summary_language` (de/fr/it). Pairs are "
+                            "matched by `sample_id`.")
+                headnotes_file = upload_file("Headnotes file")
+                decisions_file = upload_file("Decisions file")
+                files_button = gr.Button("Compute from the files", variant="primary")
+        with gr.Column(scale=1):
+            subset_size = gr.Number(value=measurement.DEFAULT_SUBSET_SIZE, precision=0,
+                                    label="formulaicness_subset_size (headnotes per subset, ≥ 2)")
+            subsets = gr.Number(value=measurement.DEFAULT_SUBSETS, precision=0,
+                                label="formulaicness_subsets (per language, ≥ 1)")
+            seed = gr.Number(value=measurement.DEFAULT_SEED, precision=0,
+                             label="seed of the subset sampling")
+    options = [subset_size, subsets, seed]
+    gr.Examples(examples=[[EXAMPLE, "de", "de", 100, 10, 0], [EXAMPLE_CARD, "de", "de", 100, 10, 0]],
+                inputs=[table, source_language, summary_language, *options],
+                example_labels=["card: how to use", "card: examples"])
+    initial = from_table(EXAMPLE, "de", "de", 100, 10, 0)
+    aggregates = gr.Dataframe(value=initial[0], headers=["property", *STATISTICS], type="array",
+                              interactive=False, label="Aggregates over pairs (rounded; the "
+                                                       "JSON is exact)")
+    with gr.Row():
+        formulaic = gr.Dataframe(value=initial[1], headers=["language", "mean", "std",
+                                                            "n_headnotes", "subset_size",
+                                                            "subsets"],
+                                 type="array", interactive=False,
+                                 label="Formulaicness per headnote language (ROUGE-L × 100)")
+        histogram = gr.Plot(value=initial[3], label="Coverage and density per pair")
+    pairs = gr.Dataframe(value=initial[2], headers=["row", "languages", *PER_PAIR], type="array",
+                         interactive=False, label="Per pair (null where undefined)")
+    full = gr.JSON(value=initial[4], label="Full result (JSON)", open=False)
+    card_accordion("Measurement card")
+    outputs = [aggregates, formulaic, pairs, histogram, full]
+    table_button.click(from_table, [table, source_language, summary_language, *options],
+                       outputs, api_name="from_table")
+    files_button.click(from_files, [headnotes_file, decisions_file, *options], outputs,
+                       api_name="from_files")
+
+if __name__ == "__main__":
+    demo.launch()

@@ -1,0 +1,1 @@
+../_shared/npd_amounts.py

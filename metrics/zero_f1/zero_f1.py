@@ -1,0 +1,136 @@
+"""zero_f1: recognition of zero awards, scored as F1 of the class "award is zero".
+
+In ECtHR-NPD (non-pecuniary damage awarded by the European Court of Human Rights) about a
+third of the test judgments award nothing. This module treats "award is zero" (an amount
+below ``zero_threshold``, default 0.5 EUR) as the positive class and reports its F1,
+precision, recall and support.
+
+The computation is the plain function :func:`zero_f1`; :class:`ZeroF1` is a thin
+``evaluate.Metric`` wrapper. This file imports nothing from the repository it was written in.
+"""
+
+
+import datasets
+import evaluate
+import numpy as np
+
+from .npd_amounts import _check_example, _check_pair, _check_threshold
+
+_CITATION = """\
+@misc{ecthr_npd,
+  title        = {{ECtHR-NPD}: non-pecuniary damage awards of the European Court of Human Rights},
+  howpublished = {Data release, https://github.com/YanyiPU/ECtHR-NPD},
+  note         = {Please also cite the benchmark paper named in the release}
+}
+"""
+
+_DESCRIPTION = """\
+F1, precision and recall of the zero-award class: a prediction or reference below
+`zero_threshold` (default 0.5 EUR) is a zero award. Degenerate cases (no predicted zeros, no
+true zeros) give 0.0 for the undefined ratio, never nan; `support` and `predicted_zeros` say
+which case applies.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (list of float): predicted awards in EUR, finite and >= 0, one per case.
+    references (list of float): awarded amounts in EUR, finite and >= 0, same length >= 1.
+    zero_threshold (float, keyword-only): amounts below it are zero awards (default 0.5 EUR);
+        must be finite and > 0.
+Returns:
+    dict with zero_f1, zero_precision, zero_recall (0..1, higher is better), support (number
+    of true zeros), predicted_zeros, n and zero_threshold.
+Examples:
+    >>> zero_f1(predictions=[0, 0.2, 800, 3000], references=[0, 1200, 0, 3000])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'zero_f1': 0.5, 'zero_precision': 0.5, 'zero_recall': 0.5, 'support': 2,
+     'predicted_zeros': 2, 'n': 4, 'zero_threshold': 0.5}
+    >>> zero_f1(predictions=[10, 20], references=[0, 5])["zero_f1"]  # no predicted zeros
+    0.0
+"""
+
+
+def _ratio(numerator, denominator):
+    """numerator / denominator, or 0.0 when the denominator is 0 (an undefined ratio)."""
+    return float(numerator / denominator) if denominator else 0.0
+
+
+def zero_f1(*, predictions, references, zero_threshold=0.5):
+    """F1, precision and recall of the class "award is zero".
+
+    Args:
+        predictions: predicted awards (EUR), a list/tuple/1-D array of finite numbers >= 0.
+        references: awarded amounts (EUR), same length >= 1, finite numbers >= 0.
+        zero_threshold: an amount below it (EUR) is a zero award; finite, > 0.
+
+    Returns:
+        dict: zero_f1 = 2·TP / (predicted_zeros + support), zero_precision =
+        TP / predicted_zeros, zero_recall = TP / support (each 0.0 when its denominator is 0),
+        support (true zeros), predicted_zeros, n (cases), zero_threshold (EUR).
+
+    Raises:
+        ValueError: naming the argument, the first offending index and value, for invalid
+            input (see the metric card).
+    """
+    y_pred, y_true = _check_pair(predictions, references)
+    threshold = _check_threshold(zero_threshold)
+    true_zero = y_true < threshold
+    pred_zero = y_pred < threshold
+    tp = int(np.count_nonzero(true_zero & pred_zero))
+    support = int(np.count_nonzero(true_zero))
+    predicted = int(np.count_nonzero(pred_zero))
+    return {
+        "zero_f1": _ratio(2 * tp, predicted + support),
+        "zero_precision": _ratio(tp, predicted),
+        "zero_recall": _ratio(tp, support),
+        "support": support,
+        "predicted_zeros": predicted,
+        "n": int(y_true.size),
+        "zero_threshold": threshold,
+    }
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class ZeroF1(evaluate.Metric):
+    """``evaluate`` wrapper of :func:`zero_f1`."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            module_type="metric",
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            # no format="numpy": datasets' numpy formatter would hand back float32 arrays
+            features=datasets.Features({"predictions": datasets.Value("float64"),
+                                        "references": datasets.Value("float64")}),
+            reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
+        )
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the scores; see the module description for the arguments.
+
+        With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
+        to :func:`zero_f1` (which validates them): evaluate's Arrow round trip, which
+        gathers inputs across processes, would only copy them here. Otherwise evaluate's
+        usual path runs, through :meth:`add_batch` and its checks.
+        """
+        if predictions is not None or references is not None:
+            if self.num_process == 1 and self.writer is None:
+                return self._compute(predictions, references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Queue a batch after the checks of :func:`zero_f1`, with the same messages
+        (evaluate's own conversion would turn "12" or True into numbers)."""
+        _check_pair(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Queue one case after the same checks as :meth:`add_batch`."""
+        _check_example({"predictions": prediction, "references": reference},
+                       {"predictions": "prediction", "references": "reference"})
+        super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def _compute(self, predictions, references, zero_threshold=0.5):
+        return zero_f1(predictions=predictions, references=references,
+                       zero_threshold=zero_threshold)
