@@ -46,9 +46,9 @@ from courtbench.metric_modules import load_metric_module
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
 from ecthr_npd import schema
-from ecthr_npd.baselines.run import PREDICTION_COLUMN, package_versions
 from ecthr_npd.data import SPLITS, BenchmarkData, load_benchmark
 from ecthr_npd.paper_comparison import is_replica, reference_table, selection_label
+from ecthr_npd.versions import package_versions
 
 REFERENCE_SYSTEM = "train_median"
 N_STATES = 12
@@ -106,7 +106,7 @@ def read_system_predictions(paths: list[Path], data: BenchmarkData,
     others = [case_id for split in SPLITS if split not in splits for case_id in data.ids(split)]
     systems = {}
     for path in paths:
-        values = read_predictions(path, schema.ID_COLUMN, PREDICTION_COLUMN, expected,
+        values = read_predictions(path, schema.ID_COLUMN, schema.PREDICTION_COLUMN, expected,
                                   parse_prediction, ignored_ids=others)
         systems[Path(path).stem] = {
             split: np.fromiter((values[c] for c in data.ids(split)), dtype=np.float64)

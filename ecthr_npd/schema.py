@@ -166,6 +166,8 @@ COLUMN_BY_NAME = {column.name: column for column in COLUMNS}
 HEADER = tuple(column.name for column in COLUMNS)
 TARGET_COLUMN = "y_amount_eur"
 ID_COLUMN = "case_id"
+#: The value column of a predictions file (one non-negative EUR amount per case).
+PREDICTION_COLUMN = "prediction"
 INPUT_COLUMNS = tuple(c.name for c in COLUMNS if c.role == INPUT)
 AUDIT_COLUMNS = tuple(c.name for c in COLUMNS if c.role == AUDIT)
 BOOKKEEPING_COLUMNS = tuple(c.name for c in COLUMNS if c.role == BOOKKEEPING)

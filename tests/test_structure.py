@@ -4,7 +4,8 @@
   dataset column, no metric module of a dataset and no published figure of one.
 - No import cycle among the repository's modules (a static import graph built with ``ast``,
   function-level imports included), and every module imports.
-- No command handler builds a fake ``argparse.Namespace`` to call another command.
+- No command handler builds a fake ``argparse.Namespace`` to call another command, and
+  nothing imports from a command module (a command's shared helpers live in a library module).
 - Both dataset plugins have the same shape: the same module names for the same jobs.
 """
 
@@ -81,12 +82,17 @@ def test_the_dataset_packages_are_the_installed_plugins():
     assert set(DATASET_PACKAGES) <= registered
 
 
-@pytest.mark.parametrize("path", _toolkit_files(), ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
-def test_toolkit_module_imports_no_dataset_package(path: Path):
-    imported = {name.split(".")[0] for name in _imported_modules(path)}
-    assert imported.isdisjoint(DATASET_PACKAGES), (
-        f"{path.relative_to(REPO_ROOT)} imports {sorted(imported & set(DATASET_PACKAGES))}; "
-        "courtbench reaches datasets only through courtbench.plugins.load_plugins()")
+def _relative(path: Path) -> str:
+    return path.relative_to(REPO_ROOT).as_posix()
+
+
+def test_no_toolkit_module_imports_a_dataset_package():
+    offenders = {_relative(path): sorted(imported & set(DATASET_PACKAGES))
+                 for path in _toolkit_files()
+                 if (imported := {name.split(".")[0] for name in _imported_modules(path)})
+                 & set(DATASET_PACKAGES)}
+    assert offenders == {}, ("courtbench reaches datasets only through "
+                             f"courtbench.plugins.load_plugins(); these import one: {offenders}")
 
 
 def _forbidden_words() -> dict[str, str]:
@@ -123,13 +129,13 @@ def _named_datasets(text: str, words: dict[str, str]) -> list[str]:
     return sorted(word for word in words if word in parts or word in tokens)
 
 
-@pytest.mark.parametrize("path", _toolkit_files(), ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
-def test_toolkit_module_names_no_dataset(path: Path):
+def test_no_toolkit_module_names_a_dataset():
     """Code, strings, comments and docstrings alike."""
     words = _forbidden_words()
-    found = _named_datasets(path.read_text(encoding="utf-8"), words)
-    assert not found, (f"{path.relative_to(REPO_ROOT)} names "
-                       + ", ".join(f"{w!r} ({words[w]})" for w in found))
+    offenders = {_relative(path): [f"{w!r} ({words[w]})" for w in found]
+                 for path in _toolkit_files()
+                 if (found := _named_datasets(path.read_text(encoding="utf-8"), words))}
+    assert offenders == {}
 
 
 def _published_figures() -> set[float]:
@@ -146,12 +152,15 @@ def _published_figures() -> set[float]:
     return {f for f in figures if f not in (0.0, 1.0)}
 
 
-@pytest.mark.parametrize("path", _toolkit_files(), ids=lambda p: p.relative_to(REPO_ROOT).as_posix())
-def test_toolkit_module_holds_no_published_figure(path: Path):
+def test_no_toolkit_module_holds_a_published_figure():
     figures = _published_figures()
-    constants = [node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                 if isinstance(node, ast.Constant) and type(node.value) in (int, float)]
-    assert not [c for c in constants if float(c) in figures], path
+    offenders = {}
+    for path in _toolkit_files():
+        constants = [node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                     if isinstance(node, ast.Constant) and type(node.value) in (int, float)]
+        if held := [c for c in constants if float(c) in figures]:
+            offenders[_relative(path)] = held
+    assert offenders == {}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -208,10 +217,30 @@ def test_no_import_cycles():
     assert _cycles(graph) == []
 
 
-@pytest.mark.parametrize("name", sorted(n for n in _repository_modules()
-                                         if not n.endswith(".__main__")))  # scripts: they run
-def test_every_module_imports(name: str):
-    importlib.import_module(name)
+def test_every_module_imports():
+    failures = {}
+    for name in sorted(n for n in _repository_modules() if not n.endswith(".__main__")):
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # every failure listed, not only the first
+            failures[name] = f"{type(error).__name__}: {error}"
+    assert failures == {}
+
+
+def test_nothing_imports_from_a_command_module():
+    """Command modules (``courtbench/commands/*``, a dataset's ``baselines/run.py``) are entry
+    points; what another module needs from one belongs in a library module. Only the
+    plugin objects, the CLI and the demos (which run commands in sequence) call them."""
+    commands = {name for name in _repository_modules()
+                if name.startswith("courtbench.commands.") or name.endswith(".baselines.run")}
+    offenders = {}
+    for name, path in _repository_modules().items():
+        used = sorted(target for target in _imported_modules(path) & commands
+                      if target != name and not name.endswith(("plugin", "cli", ".demo"))
+                      and not name.startswith("courtbench.commands"))
+        if used:
+            offenders[name] = used
+    assert offenders == {}
 
 
 def test_no_handler_builds_a_fake_namespace():
@@ -226,7 +255,7 @@ def test_no_handler_builds_a_fake_namespace():
 
 # job → module (or package) names that do it, the same in every dataset package
 JOBS = {"reader(s)": ("reader", "readers"), "schema": ("schema",), "splits": ("splits",),
-        "build": ("build",), "card": ("card",), "audit": ("audit",),
+        "build": ("build",), "card": ("card",), "audit": ("audit",), "read a built folder": ("data",),
         "synthetic": ("synthetic",), "baselines": ("baselines",),
         "evaluation": ("evaluation",), "demo": ("demo",), "plugin": ("plugin",)}
 

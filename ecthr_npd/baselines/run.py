@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import platform
 import sys
 import time
 from dataclasses import dataclass
@@ -37,33 +36,10 @@ from ecthr_npd.baselines.boosting_systems import FEATURE_SET_NAMES, BoostedTrees
 from ecthr_npd.baselines.ensemble import MedianEnsemble
 from ecthr_npd.baselines.selection import SELECTIONS
 from ecthr_npd.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
+from ecthr_npd.versions import package_versions
 
-PREDICTION_COLUMN = "prediction"
 # How the systems without --selection choose their settings (constants and knn choose none).
 CORE_SELECTION = {"gbt": "validation", "hurdle": "validation"}
-
-
-def package_versions() -> dict[str, str]:
-    """Versions of the packages that determine the baselines' and the report's numbers."""
-    import pyarrow
-    import scipy
-    import sklearn
-
-    import courtbench
-
-    versions = {"python": platform.python_version(), "numpy": np.__version__,
-                "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
-                "pyarrow": pyarrow.__version__, "courtbench": courtbench.__version__}
-    for library in libraries.LIBRARIES:
-        if libraries.available(library):
-            versions[library] = libraries.version(library)
-    try:
-        import datasets
-
-        versions["datasets"] = datasets.__version__
-    except ImportError:  # pragma: no cover - datasets is a dependency
-        pass
-    return versions
 
 
 def _systems(text: str) -> list[str]:
@@ -256,7 +232,7 @@ def write_predictions(out_dir: Path, ids: list[str], predictions: dict[str, np.n
         for name, values in predictions.items():
             with open(tmp / f"{name}.csv", "w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle, lineterminator="\n")
-                writer.writerow([schema.ID_COLUMN, PREDICTION_COLUMN])
+                writer.writerow([schema.ID_COLUMN, schema.PREDICTION_COLUMN])
                 writer.writerows(zip(ids, (repr(float(v)) for v in values), strict=True))
         (tmp / "settings.json").write_text(dumps_strict(settings, what="settings.json",
                                                         indent=2, sort_keys=True,

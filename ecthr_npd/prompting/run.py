@@ -45,7 +45,6 @@ from courtbench.llm import (
     manifest_endpoint,
     run_chat,
 )
-from ecthr_npd.baselines.run import package_versions
 from ecthr_npd.data import BenchmarkData, load_benchmark
 from ecthr_npd.prompting.few_shot_retrieval import ReferenceIndex
 from ecthr_npd.prompting.outputs import (
@@ -63,6 +62,7 @@ from ecthr_npd.prompting.prompts import (
     template_hashes,
 )
 from ecthr_npd.prompting.serialise import case_records
+from ecthr_npd.versions import package_versions
 
 PREDICTABLE_SPLITS = ("validation", "test")
 DEFAULT_SPLITS = "validation,test"
