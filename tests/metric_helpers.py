@@ -83,35 +83,20 @@ def run_fresh(code: str, tmp_path: Path):
     return json.loads(process.stdout.strip().splitlines()[-1])
 
 
-CARD_DOCTEST = """
-import doctest, json, os, sys
-sys.path.insert(0, {folder!r})
-# cards load their module as "metrics/<name>", relative to the repository's root
-os.chdir(os.path.dirname(os.path.dirname({folder!r})))
-lines = open({card!r}, encoding="utf-8").read().splitlines()
-# a closing code fence would read as expected output: blank the fence lines
-text = chr(10).join("" if line.startswith("```") else line for line in lines)
-test = doctest.DocTestParser().get_doctest(text, {{}}, {name!r}, {card!r}, 0)
-runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-report = []
-runner.run(test, out=report.append)
-card_outcome = {{"attempted": runner.tries, "failed": runner.failures, "report": "".join(report)}}
-"""
-
-
-def run_fresh_module_checks(name: str, check_code: str, tmp_path: Path) -> dict:
-    """In one fresh interpreter (cwd = repository root, fresh caches, offline): run
-    ``check_code``, which must leave a JSON-serialisable ``result``, then the ``>>>`` examples
-    of ``metrics/<name>/README.md`` (with the module folder importable).
-
-    Returns ``{"check": result, "card": {"attempted", "failed", "report"}}``. One interpreter
-    for both because starting one that imports ``evaluate`` costs seconds.
-    """
-    folder = metric_dir(name)
-    card = CARD_DOCTEST.format(folder=str(folder), card=str(folder / "README.md"), name=name)
-    code = (textwrap.dedent(check_code) + card
-            + 'print(json.dumps({"check": result, "card": card_outcome}))\n')
-    return run_fresh(code, tmp_path)
+def run_module_checks(check_code: str) -> dict:
+    """Run ``check_code`` (which must leave a JSON-serialisable ``result``) in this process
+    with the repository root as working directory, so that ``evaluate.load("metrics/<name>")``
+    finds the module; return ``{"check": result}``. Loading from a fresh cache in a new
+    interpreter, and the cards' examples, are checked once for every module in
+    test_metric_common.py."""
+    namespace: dict = {}
+    previous = os.getcwd()
+    os.chdir(REPO_ROOT)
+    try:
+        exec(textwrap.dedent(check_code), namespace)
+    finally:
+        os.chdir(previous)
+    return {"check": json.loads(json.dumps(namespace["result"]))}
 
 
 def card_front_matter(name: str) -> dict:

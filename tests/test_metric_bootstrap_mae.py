@@ -1,6 +1,6 @@
 """metrics/bootstrap_mae: replicates against a plain loop with the same seed and against
 scipy.stats.bootstrap, verdicts, bounded memory, bad input, loading through ``evaluate``
-(both configs) from a fresh cache, and the card's examples."""
+(both configs); its fresh-cache loading and card examples are in test_metric_common.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from metric_helpers import BAD_VALUES, amounts, check_module_folder, run_fresh_module_checks
+from metric_helpers import BAD_VALUES, amounts, check_module_folder, run_module_checks
 from scipy.stats import bootstrap
 from sklearn.metrics import mean_absolute_error
 
@@ -239,11 +239,11 @@ result = {"types": [cls.__name__ for cls in type(paired).__mro__],
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
-    """Both configs through evaluate.load in a fresh interpreter and cache, offline."""
-    return run_fresh_module_checks("bootstrap_mae", FRESH_CHECK, tmp_path_factory.mktemp("fresh"))
+    """Both configs through evaluate.load (in this process; fresh-cache loading: test_metric_common)."""
+    return run_module_checks(FRESH_CHECK)
 
 
-def test_evaluate_load_from_fresh_cache_offline(fresh):
+def test_evaluate_wrapper_compute_add_batch_and_errors(fresh):
     got = fresh["check"]
     p1 = [0, 900, 5200, 48000, 0, 12000]
     y = [0, 1000, 5000, 50000, 0, 10000]
@@ -258,7 +258,3 @@ def test_evaluate_load_from_fresh_cache_offline(fresh):
     assert got["error"].startswith("predictions2[5] = -1.0")
     assert "config_name = 'triple'" in got["config_error"]
 
-
-def test_card_examples_run(fresh):
-    assert fresh["card"]["failed"] == 0, fresh["card"]["report"]
-    assert fresh["card"]["attempted"] >= 12

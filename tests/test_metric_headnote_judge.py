@@ -389,7 +389,7 @@ def test_api_key_is_sent_but_never_stored_or_logged(tmp_path, caplog, capsys):
     ({"predictions": []}, "predictions is empty"),
     ({"references": ["a", ""]}, r"references\[1\] is empty"),
     ({"headnote_languages": ["de"]}, "headnote_languages has 1 items, predictions has 2"),
-    ({"predictions": ["x", None]}, r"predictions\[1\] must be a string, got NoneType"),
+    ({"predictions": ["x", None]}, r"predictions\[1\] = None: expected a string, got NoneType"),
     ({"sample_ids": ["a", "a"]}, r"sample_ids\[1\] = 'a' repeats sample_ids\[0\]"),
     ({"base_url": "localhost:8000"}, "base_url must be an http"),
     ({"concurrency": 0}, "concurrency must be an integer >= 1, got 0"),

@@ -382,7 +382,8 @@ def _check_str_list(name: str, values: object, n: int | None, *, allow_empty: bo
         raise ValueError(f"{name} has {len(values)} items, predictions has {n}")
     for index, value in enumerate(values):
         if not isinstance(value, str):
-            raise ValueError(f"{name}[{index}] must be a string, got {type(value).__name__}: {value!r}")
+            raise ValueError(f"{name}[{index}] = {value!r:.200}: expected a string, "
+                             f"got {type(value).__name__}")
         if not allow_empty and not value.strip():
             raise ValueError(f"{name}[{index}] is empty")
     return values

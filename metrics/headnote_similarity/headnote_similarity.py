@@ -636,6 +636,17 @@ class HeadnoteSimilarity(evaluate.Metric):
                             "https://github.com/Tiiiger/bert_score"],
         )
 
+    def add_batch(self, *, predictions=None, references=None, prediction_languages=None,
+                  source_languages=None, **kwargs):
+        """Queue a batch after the checks of :func:`headnote_similarity`, with the same
+        messages (evaluate's own conversion would turn a number into a string)."""
+        _check_inputs(predictions, references, prediction_languages, source_languages)
+        batch = {"predictions": predictions, "references": references,
+                 "prediction_languages": prediction_languages}
+        if source_languages is not None:
+            batch["source_languages"] = source_languages
+        super().add_batch(**batch, **kwargs)
+
     def _compute(self, predictions, references, prediction_languages, source_languages=None,
                  **options):
         return headnote_similarity(predictions, references, prediction_languages,

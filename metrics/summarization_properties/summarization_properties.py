@@ -602,6 +602,15 @@ class SummarizationProperties(evaluate.Measurement):
                             "https://github.com/lil-lab/newsroom"],
         )
 
+    def add_batch(self, *, sources=None, summaries=None, source_languages=None,
+                  summary_languages=None, **kwargs):
+        """Queue a batch after the checks of :func:`summarization_properties`, with the same
+        messages (evaluate's own conversion would turn a number into a string)."""
+        _validate(sources, summaries, source_languages, summary_languages)
+        super().add_batch(sources=sources, summaries=summaries,
+                          source_languages=source_languages,
+                          summary_languages=summary_languages, **kwargs)
+
     def _compute(self, sources, summaries, source_languages, summary_languages,
                  formulaicness_subset_size=DEFAULT_SUBSET_SIZE,
                  formulaicness_subsets=DEFAULT_SUBSETS, seed=DEFAULT_SEED,
