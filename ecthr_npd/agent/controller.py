@@ -34,6 +34,7 @@ from ecthr_npd.agent.actions import (
 from ecthr_npd.agent.protocol import (
     Turn,
     assistant_message,
+    canonical_calls,
     check_name,
     observation_messages,
     read_turn,
@@ -86,9 +87,10 @@ def _run_action(episode: Episode, turn: Turn) -> tuple[dict | None, dict[str, An
 def advance(episode: Episode, result, step: int) -> None:
     """Apply the model's answer ``result`` (a :class:`courtbench.llm.ChatResult`) of step
     ``step`` (0-based) to ``episode``; append the trace record."""
+    calls = canonical_calls(result.tool_calls)
     record: dict[str, Any] = {"case_id": episode.context.case_id, "step": step + 1,
                               "answer": result.answer, "reasoning": result.reasoning,
-                              "tool_calls": list(result.tool_calls or ()),
+                              "tool_calls": list(calls or ()),
                               "finish_reason": result.finish_reason, "usage": result.usage}
     episode.steps.append(record)
     if result.error is not None:
@@ -96,11 +98,11 @@ def advance(episode: Episode, result, step: int) -> None:
         record["error"] = result.error
         return
     episode.usage.update(result.usage)
-    turn = read_turn(result.answer, result.tool_calls)
+    turn = read_turn(result.answer, calls)
     check_name(turn)
     record.update(action=turn.name if turn.name in ACTION_BY_NAME else None,
                   arguments=turn.arguments if turn.error is None else None, via=turn.via)
-    episode.messages.append(assistant_message(result.answer, result.tool_calls))
+    episode.messages.append(assistant_message(result.answer, calls))
     steps_left = episode.max_steps - step - 1
     body: dict[str, Any] = {"step": step + 1, "action": record["action"],
                             "steps_left": steps_left}

@@ -95,6 +95,17 @@ def _json_action(text: str) -> Turn:
     return Turn(found["action"], found.get("arguments", {}), via="text")
 
 
+def canonical_calls(tool_calls: tuple | None) -> tuple | None:
+    """Tool calls with their keys in one order (``id``, ``type``, ``function``: ``name``,
+    ``arguments``), whether they came from the endpoint or the cache: identical traces."""
+    if not tool_calls:
+        return None
+    return tuple({"id": c.get("id"), "type": c.get("type") or "function",
+                  "function": {"name": (c.get("function") or {}).get("name"),
+                               "arguments": (c.get("function") or {}).get("arguments")}}
+                 for c in tool_calls)
+
+
 def read_turn(answer: str | None, tool_calls: tuple | None) -> Turn:
     """The action of a model turn: its first tool call, else a JSON action in its text."""
     if tool_calls:

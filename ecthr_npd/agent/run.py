@@ -122,8 +122,8 @@ def read_audit_side(folder: Path) -> tuple[dict[str, dict], dict[str, list[float
     audit: dict[str, dict] = {}
     for path in sorted((Path(folder) / "data" / "audit").glob("*.parquet")):
         for row in pq.read_table(path).to_pylist():
-            audit[row.pop(schema.ID_COLUMN)] = {name: _label_name(name, value)
-                                                 for name, value in row.items()}
+            case_id = row.pop(schema.ID_COLUMN)
+            audit[case_id] = {name: _label_name(name, value) for name, value in row.items()}
     awards: dict[str, list[float]] = {}
     for path in sorted((Path(folder) / "data" / "applicants").glob("*.parquet")):
         table = pq.read_table(path)
