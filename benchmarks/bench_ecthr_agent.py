@@ -88,8 +88,8 @@ def throughput(data, resources) -> dict:
             config = EndpointConfig(server.url, "m", api_key_env=None, concurrency=concurrency)
             episodes = _episodes(data, resources)
             started = time.perf_counter()
-            counts = run_episodes(episodes, _params(), lambda r, step: run_chat(
-                r, config, progress=False))
+            counts = run_episodes(episodes, _params(), lambda r, step, c=config: run_chat(
+                r, c, progress=False))
             seconds[concurrency] = time.perf_counter() - started
             requests[concurrency] = counts["attempts"]
             assert all(e.status == "final" for e in episodes) and counts["failed"] == 0
