@@ -36,13 +36,28 @@ class ActionError(Exception):
     """An action that cannot be carried out: its message is the error observation."""
 
 
+def _plain(column: str, value: Any) -> str:
+    """A permitted column serialise leaves out (stated by another field): label names,
+    ``yes``/``no``, else the value as text."""
+    spec = schema.COLUMN_BY_NAME[column]
+    if spec.kind == "label" and isinstance(value, int):
+        return spec.values[value].replace("_", " ")
+    if spec.kind == "bool":
+        return "yes" if value else "no"
+    return str(value)
+
+
 def readable(record: dict[str, Any], columns: tuple[str, ...]) -> dict[str, str]:
     """``column → text`` of the permitted ``columns`` of a record (serialise's formats)."""
     values = {}
     for column in columns:
         value = record.get(column)
-        formatter = FORMATTERS.get(column, str)
-        values[column] = UNKNOWN_TEXT if value is None else formatter(value)
+        if value is None:
+            values[column] = UNKNOWN_TEXT
+        elif column in FORMATTERS:
+            values[column] = FORMATTERS[column](value)
+        else:
+            values[column] = _plain(column, value)
     return values
 
 
