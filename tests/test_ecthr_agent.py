@@ -11,7 +11,6 @@ import csv
 import json
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -352,6 +351,9 @@ def test_dry_run_sends_nothing_and_bad_options_are_one_line_errors(folder, tmp_p
     with FakeChatServer(scripted_agent("tools")) as server:
         out = tmp_path / "dry.csv"
         assert _run(folder, server, out, "--dry-run") == 0
+        printed = capsys.readouterr().out
+        assert '"tools"' in printed and "inspect_case" in printed
+        assert "dry run: step 1 of up to 12 per case shown" in printed
         for arguments, message in ((["--max-steps", "0"], "--max-steps 0"),
                                    (["--top-k", "0"], "--top-k 0"),
                                    (["--knowledge-base", str(tmp_path / "nope")],
@@ -372,4 +374,3 @@ def test_foreign_traces_file_is_not_overwritten(folder, tmp_path, capsys):
         assert server.requests == []
     assert "agent.traces.jsonl exists" in capsys.readouterr().err
     assert (tmp_path / "agent.traces.jsonl").read_text() == "mine\n"
-    assert np.isfinite(1.0)
