@@ -6,7 +6,8 @@
 messages, from 0 — and sends the returned :class:`Reply`: a judgement, an HTTP error with
 headers (429 + Retry-After, 500 ...), a raw malformed body, a dropped connection, or a
 delayed answer (slow responses and client timeouts); answers may carry ``reasoning_content``
-and token ``usage``. Every request is recorded with its headers and arrival time.
+and token ``usage``, and OpenAI ``tool_calls`` (a tool-calling server). Every request is
+recorded with its headers and arrival time.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ class Reply:
     """What the server answers: ``content`` in a chat completion (status 200), or an error
     ``status`` with ``headers``; ``body`` (bytes) replaces the JSON body; ``delay`` seconds
     pass before the answer is sent; ``drop`` closes the connection without any answer;
-    ``reasoning_content`` and ``usage`` go into the completion when set."""
+    ``reasoning_content``, ``usage`` and ``tool_calls`` (``[{"id", "type": "function",
+    "function": {"name", "arguments"}}]``) go into the completion when set."""
 
     content: str | None = None
     status: int = 200
@@ -39,6 +41,7 @@ class Reply:
     drop: bool = False
     reasoning_content: str | None = None
     usage: Mapping[str, int] | None = None
+    tool_calls: Sequence[Mapping] | None = None
 
 
 @dataclass
@@ -97,6 +100,8 @@ class _Handler(BaseHTTPRequestHandler):
                 message = {"role": "assistant", "content": reply.content}
                 if reply.reasoning_content is not None:
                     message["reasoning_content"] = reply.reasoning_content
+                if reply.tool_calls is not None:
+                    message["tool_calls"] = [dict(call) for call in reply.tool_calls]
                 completion = {
                     "id": f"chatcmpl-{attempt}", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "?"),

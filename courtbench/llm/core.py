@@ -109,7 +109,10 @@ class ChatResult:
     think text and/or ``reasoning_content`` (kept, never scored); ``usage`` has
     ``prompt_tokens``, ``completion_tokens``, ``total_tokens`` (0 when the endpoint sent
     none); ``error`` is set when the request could not be completed after retries;
-    ``cached`` when the answer came from the cache.
+    ``cached`` when the answer came from the cache; ``tool_calls`` the OpenAI tool calls of
+    the message (``{"id", "type", "function": {"name", "arguments"}}`` dicts; ``None`` when
+    there were none). Tools are offered by passing ``tools`` (and ``tool_choice``) in
+    :attr:`ChatRequest.params`.
     """
 
     id: str
@@ -119,6 +122,7 @@ class ChatResult:
     usage: dict
     error: str | None
     cached: bool
+    tool_calls: tuple | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -377,11 +381,26 @@ def _response_dict(completion: object) -> dict | None:
     reasoning = getattr(message, "reasoning_content", None) or getattr(message, "reasoning", None)
     usage = getattr(completion, "usage", None)
     counts = {name: getattr(usage, name, None) for name in USAGE_FIELDS}
-    return {"content": message.content,
-            "reasoning_content": reasoning if isinstance(reasoning, str) else None,
-            "finish_reason": choices[0].finish_reason,
-            "model": getattr(completion, "model", None),
-            "usage": {k: v if isinstance(v, int) else 0 for k, v in counts.items()}}
+    response = {"content": message.content,
+                "reasoning_content": reasoning if isinstance(reasoning, str) else None,
+                "finish_reason": choices[0].finish_reason,
+                "model": getattr(completion, "model", None),
+                "usage": {k: v if isinstance(v, int) else 0 for k, v in counts.items()}}
+    tool_calls = _tool_calls(message)
+    if tool_calls:  # only then: responses without tool calls are stored as before
+        response["tool_calls"] = tool_calls
+    return response
+
+
+def _tool_calls(message: object) -> list:
+    """The message's tool calls as plain dicts (id, type, function name and arguments text)."""
+    calls = []
+    for call in getattr(message, "tool_calls", None) or ():
+        function = getattr(call, "function", None)
+        calls.append({"id": getattr(call, "id", None), "type": getattr(call, "type", "function"),
+                      "function": {"name": getattr(function, "name", None),
+                                   "arguments": getattr(function, "arguments", None)}})
+    return calls
 
 
 def request_with_retries(client: openai.OpenAI, body: Mapping, *, timeout: float,
@@ -436,8 +455,10 @@ def _result(request_id: str, response: dict | None, error: str | None, cached: b
         return ChatResult(request_id, None, None, None, dict.fromkeys(USAGE_FIELDS, 0), error, cached)
     answer, reasoning, _ = split_reasoning(response.get("content"), response.get("reasoning_content"))
     usage = response.get("usage") or {}
+    calls = response.get("tool_calls")
     return ChatResult(request_id, answer, reasoning, response.get("finish_reason"),
-                      {k: int(usage.get(k) or 0) for k in USAGE_FIELDS}, None, cached)
+                      {k: int(usage.get(k) or 0) for k in USAGE_FIELDS}, None, cached,
+                      tuple(calls) if isinstance(calls, list) and calls else None)
 
 
 def _send_all(pending: dict, config: EndpointConfig, api_key: str | None, cache,

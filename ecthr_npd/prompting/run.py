@@ -3,12 +3,13 @@
 ::
 
     courtbench predict ecthr_npd --data DIR --out preds/llm.csv --base-url URL --model NAME
-        --prompt zero_shot|cot|few_shot [--splits validation,test] [--k 5]
+        --prompt zero_shot|cot|few_shot|react [--splits validation,test] [--k 5]
         [--temperature 0 --seed 42 --max-tokens 4096] [--fallback train_median|none]
         [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run] [--overwrite]
 
 ``--cache`` defaults to ``NAME.cache.sqlite`` beside ``--out``: a rerun sends nothing, a
-killed or failed run resumes with the remainder.
+killed or failed run resumes with the remainder. ``--prompt react`` runs the agent of
+:mod:`ecthr_npd.agent` (its own options: ``--max-steps --top-k --knowledge-base --actions``).
 
 One chat request per case of ``--splits`` (default ``validation,test``, what
 ``courtbench evaluate ecthr_npd --splits validation,test`` scores): the case serialised from
@@ -72,6 +73,7 @@ DEFAULT_TEMPERATURE = 0.0
 DEFAULT_SEED = 42
 DEFAULT_MAX_TOKENS = 4096
 MAX_LISTED = 20
+REACT = "react"  # the agent's prompt kind: ecthr_npd.agent.run
 
 
 def parse_splits(text: str) -> tuple[str, ...]:
@@ -87,9 +89,10 @@ def parse_splits(text: str) -> tuple[str, ...]:
 def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
     """``courtbench predict ecthr_npd`` options (``--data``, ``--out``, ``--overwrite`` and
     the endpoint options come from the CLI)."""
-    parser.add_argument("--prompt", choices=PROMPT_KINDS, required=True,
+    parser.add_argument("--prompt", choices=(*PROMPT_KINDS, REACT), required=True,
                         help="zero_shot: JSON answer only; cot: five reasoning steps, rationale, "
-                             "JSON; few_shot: cot with retrieved earlier training references")
+                             "JSON; few_shot: cot with retrieved earlier training references; "
+                             "react: the tool-using agent (ecthr_npd.agent)")
     parser.add_argument("--splits", default=DEFAULT_SPLITS,
                         help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}; "
                              "`courtbench evaluate ecthr_npd --splits validation,test` needs both)")
@@ -104,6 +107,9 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fallback", choices=FALLBACKS, default="train_median",
                         help="failed cases: predict the training median (default, reported) or "
                              "leave them out of the file (incomplete; exit status 1)")
+    from ecthr_npd.agent.run import add_agent_arguments
+
+    add_agent_arguments(parser)
 
 
 def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
@@ -247,6 +253,10 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
 def predict(args: argparse.Namespace) -> int:
     """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring)."""
     splits = _check_arguments(args)
+    if args.prompt == REACT:
+        from ecthr_npd.agent.run import predict_react
+
+        return predict_react(args, splits, generation_params(args))
     paths = OutputPaths.for_out(args.out)
     config = endpoint_from_args(args, default_cache=paths.default_cache)
     check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
