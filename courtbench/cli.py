@@ -2,13 +2,17 @@
 
 Subcommands live in :mod:`courtbench.commands`, one module each, and are discovered at
 start-up; dataset-specific arguments come from the dataset plugins
-(:mod:`courtbench.plugins`).
+(:mod:`courtbench.plugins`). Only the chosen command's module is imported (with what it
+needs); the others are listed by name and one-line help read from their source, so
+``courtbench --help`` and a light command start in a fraction of a second.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import pkgutil
 import signal
 import sys
@@ -20,8 +24,45 @@ from courtbench import __version__, commands
 from courtbench.errors import CourtbenchError, shorten_message
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the top-level parser with every discovered subcommand registered."""
+def command_names() -> list[str]:
+    """Names of the subcommand modules in :mod:`courtbench.commands`, sorted."""
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__))
+
+
+def command_help(name: str) -> str | None:
+    """The ``help=`` text that command ``name`` registers, read from its source without
+    importing it (None when it is not a plain string)."""
+    spec = importlib.util.find_spec(f"{commands.__name__}.{name}")
+    with open(spec.origin, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_parser"
+                and node.args and isinstance(node.args[0], ast.Constant)
+                and node.args[0].value == name):
+            for keyword in node.keywords:
+                if keyword.arg == "help" and isinstance(keyword.value, ast.Constant):
+                    return keyword.value.value
+    return None
+
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` asks for (its first argument that is not an option)."""
+    names = set(command_names())
+    for argument in argv:
+        if not argument.startswith("-"):
+            return argument if argument in names else None
+    return None
+
+
+def build_parser(command: str | None = None, *, every_command: bool = False
+                 ) -> argparse.ArgumentParser:
+    """Return the top-level parser.
+
+    Args:
+        command: the subcommand whose module is imported and registered in full; every
+            other subcommand is registered by name and help only.
+        every_command: register every subcommand in full (tests, documentation).
+    """
     parser = argparse.ArgumentParser(
         prog="courtbench",
         description=(
@@ -31,9 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"courtbench {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
-        module.register(subparsers)
+    for name in command_names():
+        if every_command or name == command:
+            importlib.import_module(f"{commands.__name__}.{name}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=command_help(name), add_help=False)
     return parser
 
 
@@ -70,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     prefix = "courtbench"
     try:
         with sigterm_raises():
-            parser = build_parser()
+            argv = list(sys.argv[1:] if argv is None else argv)
+            parser = build_parser(chosen_command(argv))
             args = parser.parse_args(argv)
             if not getattr(args, "func", None):
                 parser.print_help()

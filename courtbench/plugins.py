@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import sys
 import warnings
 from collections.abc import Callable
@@ -26,6 +27,32 @@ ENTRY_POINT_GROUP = "courtbench.datasets"
 
 ArgumentAdder = Callable[[argparse.ArgumentParser], None]
 ArgsRunner = Callable[[argparse.Namespace], int]
+
+
+class deferred:  # noqa: N801 - used like a function: deferred("package.module:name")
+    """A plugin hook given as ``"package.module:attribute"``, imported on its first call.
+
+    A plugin object names its hooks this way so that loading the plugins (``courtbench
+    metrics list``, ``--help``, any command) imports none of a dataset's heavy modules until
+    one of its hooks actually runs.
+    """
+
+    def __init__(self, target: str):
+        module, _, attribute = target.partition(":")
+        if not module or not attribute:
+            raise ValueError(f"deferred({target!r}): expected 'package.module:attribute'")
+        self.target = target
+
+    def resolve(self) -> Callable:
+        """The hook itself (importing its module)."""
+        module, _, attribute = self.target.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def __call__(self, *args, **kwargs):
+        return self.resolve()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"deferred({self.target!r})"
 
 
 @dataclass(frozen=True)

@@ -13,17 +13,7 @@ import argparse
 from pathlib import Path
 
 from courtbench.errors import CourtbenchError
-from courtbench.plugins import DatasetPlugin
-from ecthr_npd.audit import audit_folder
-from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
-from ecthr_npd.build import build_folder, build_synthetic, format_report
-from ecthr_npd.demo import run_demo
-from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
-from ecthr_npd.leaderboard import leaderboard_records, rescore_report
-from ecthr_npd.metric_example import run_metric_example
-from ecthr_npd.prompting.run import add_predict_arguments, predict
-from ecthr_npd.synthetic import DEFAULT_ROWS
-from ecthr_npd.views import ID_SIZE
+from courtbench.plugins import DatasetPlugin, deferred
 
 #: Fewest synthetic cases ecthr_npd.synthetic.generate accepts (one per split).
 MIN_SYNTHETIC_ROWS = 3
@@ -41,6 +31,9 @@ def _split_sizes(text: str) -> tuple[int, int]:
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``courtbench build ecthr_npd`` options (``--out`` is added by the CLI)."""
+    from ecthr_npd.synthetic import DEFAULT_ROWS
+    from ecthr_npd.views import ID_SIZE
+
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--source", type=Path, help="the release's case_level.csv")
     source.add_argument("--synthetic", action="store_true",
@@ -65,6 +58,9 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build(args: argparse.Namespace) -> int:
     """Build the Hub folder ``args.out``; prints the build report; returns 0."""
+    from ecthr_npd.build import build_folder, build_synthetic, format_report
+    from ecthr_npd.views import ID_SIZE
+
     if args.id_size is not None and args.id_size < 1:
         raise CourtbenchError(f"--id-size {args.id_size}: expected at least 1")
     if args.synthetic:
@@ -92,17 +88,17 @@ PLUGIN = DatasetPlugin(
     summary="ECtHR-NPD: non-pecuniary damage awards of the European Court of Human Rights",
     add_build_arguments=add_build_arguments,
     build=build,
-    audit_folder=audit_folder,
-    add_baseline_arguments=add_baseline_arguments,
-    run_baselines=run_baselines,
-    add_evaluate_arguments=add_evaluate_arguments,
-    evaluate=evaluate,
-    demo=run_demo,
-    metric_example=run_metric_example,
-    add_predict_arguments=add_predict_arguments,
-    predict=predict,
+    audit_folder=deferred("ecthr_npd.audit:audit_folder"),
+    add_baseline_arguments=deferred("ecthr_npd.baselines.run:add_baseline_arguments"),
+    run_baselines=deferred("ecthr_npd.baselines.run:run_baselines"),
+    add_evaluate_arguments=deferred("ecthr_npd.evaluation:add_evaluate_arguments"),
+    evaluate=deferred("ecthr_npd.evaluation:evaluate"),
+    demo=deferred("ecthr_npd.demo:run_demo"),
+    metric_example=deferred("ecthr_npd.metric_example:run_metric_example"),
+    add_predict_arguments=deferred("ecthr_npd.prompting.run:add_predict_arguments"),
+    predict=deferred("ecthr_npd.prompting.run:predict"),
     package="ecthr_npd",
-    rescore_report=rescore_report,
-    leaderboard_records=leaderboard_records,
+    rescore_report=deferred("ecthr_npd.leaderboard:rescore_report"),
+    leaderboard_records=deferred("ecthr_npd.leaderboard:leaderboard_records"),
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -13,32 +13,20 @@ import argparse
 from pathlib import Path
 
 from courtbench.errors import CourtbenchError
-from courtbench.plugins import DatasetPlugin
-from slds.audit import audit_folder
-from slds.baselines.run import add_baseline_arguments, run_baselines
-from slds.build import (
-    DEFAULT_SYNTHETIC_DECISIONS,
-    SLDS_LICENSE,
-    build_folder,
-    build_synthetic,
-    format_report,
-)
-from slds.card_properties import default_num_proc
-from slds.demo import run_demo
-from slds.evaluation import add_evaluate_arguments, evaluate
-from slds.generate import add_generate_arguments, generate
-from slds.judge import add_judge_arguments, judge
-from slds.leaderboard import leaderboard_records, rescore_report
-from slds.readers import FORMATS
-from slds.splits import SplitBoundaries
+from courtbench.plugins import DatasetPlugin, deferred
 
-_DEFAULTS = SplitBoundaries()
 #: Fewest synthetic decisions that fill every split (see slds.synthetic.generate_wide_rows).
 MIN_SYNTHETIC_DECISIONS = 7
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``courtbench build slds`` options (``--out`` is added by the CLI)."""
+    from slds.build import DEFAULT_SYNTHETIC_DECISIONS, SLDS_LICENSE
+    from slds.card_properties import default_num_proc
+    from slds.readers import FORMATS
+    from slds.splits import SplitBoundaries
+
+    defaults = SplitBoundaries()
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--source", type=Path,
                         help="source file or folder (SLDS rows, wide rows, or entscheidsuche.ch "
@@ -58,10 +46,10 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                         help="processes for the card's summarization properties (default: the "
                              f"available cores, here {default_num_proc()}); the result is the "
                              "same for any value")
-    parser.add_argument("--last-train-year", type=int, default=_DEFAULTS.last_train_year)
+    parser.add_argument("--last-train-year", type=int, default=defaults.last_train_year)
     parser.add_argument("--last-validation-year", type=int,
-                        default=_DEFAULTS.last_validation_year)
-    parser.add_argument("--last-test-year", type=int, default=_DEFAULTS.last_test_year,
+                        default=defaults.last_validation_year)
+    parser.add_argument("--last-test-year", type=int, default=defaults.last_test_year,
                         help="later years go to their own split test_<year>")
 
 
@@ -77,6 +65,9 @@ def _positive(text: str) -> int:
 
 def build(args: argparse.Namespace) -> int:
     """Build the Hub folder ``args.out``; prints the build report; returns 0."""
+    from slds.build import build_folder, build_synthetic, format_report
+    from slds.splits import SplitBoundaries
+
     boundaries = SplitBoundaries(args.last_train_year, args.last_validation_year,
                                  args.last_test_year)
     if args.synthetic:
@@ -101,18 +92,18 @@ PLUGIN = DatasetPlugin(
     summary="SLDS: Swiss landmark decisions → headnotes in de/fr/it (nine language pairs)",
     add_build_arguments=add_build_arguments,
     build=build,
-    audit_folder=audit_folder,
-    add_baseline_arguments=add_baseline_arguments,
-    run_baselines=run_baselines,
-    add_evaluate_arguments=add_evaluate_arguments,
-    evaluate=evaluate,
-    add_generate_arguments=add_generate_arguments,
-    generate=generate,
-    add_judge_arguments=add_judge_arguments,
-    judge=judge,
-    demo=run_demo,
+    audit_folder=deferred("slds.audit:audit_folder"),
+    add_baseline_arguments=deferred("slds.baselines.run:add_baseline_arguments"),
+    run_baselines=deferred("slds.baselines.run:run_baselines"),
+    add_evaluate_arguments=deferred("slds.evaluation:add_evaluate_arguments"),
+    evaluate=deferred("slds.evaluation:evaluate"),
+    add_generate_arguments=deferred("slds.generate:add_generate_arguments"),
+    generate=deferred("slds.generate:generate"),
+    add_judge_arguments=deferred("slds.judge:add_judge_arguments"),
+    judge=deferred("slds.judge:judge"),
+    demo=deferred("slds.demo:run_demo"),
     package="slds",
-    rescore_report=rescore_report,
-    leaderboard_records=leaderboard_records,
+    rescore_report=deferred("slds.leaderboard:rescore_report"),
+    leaderboard_records=deferred("slds.leaderboard:leaderboard_records"),
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )

@@ -63,7 +63,7 @@ def test_a_plugin_that_fails_to_load_is_reported_and_left_out(monkeypatch, capsy
 @pytest.mark.parametrize("command", ["build", "baselines", "evaluate"])
 def test_every_plugin_gets_its_command_parsers(name, command, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        build_parser().parse_args([command, name, "--help"])
+        build_parser(command).parse_args([command, name, "--help"])
     assert exit_info.value.code == 0
     assert "--out" in capsys.readouterr().out
 
@@ -71,3 +71,29 @@ def test_every_plugin_gets_its_command_parsers(name, command, capsys):
 def test_verify_reports_a_missing_card(tmp_path, capsys):
     assert main(["verify", str(tmp_path)]) == 1
     assert "no dataset card" in capsys.readouterr().err
+
+
+def test_every_command_listed_without_import_has_the_help_it_registers():
+    from courtbench.cli import command_help, command_names
+
+    full = build_parser(every_command=True)
+    registered = {action.dest: action.help for group in full._subparsers._group_actions
+                  for action in group._choices_actions}
+    assert registered.keys() == set(command_names())
+    assert {name: command_help(name) for name in command_names()} == registered
+
+
+def test_top_level_help_imports_no_command_module_or_heavy_library():
+    code = ("import sys, contextlib, io\n"
+            "from courtbench.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
+            "heavy = ['datasets', 'pyarrow', 'huggingface_hub', 'numpy', 'courtbench.commands.build']\n"
+            "print(sorted(m for m in heavy if m in sys.modules))\n")
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

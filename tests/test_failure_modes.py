@@ -1,4 +1,4 @@
-"""Reproductions of issue #14's failure modes (items 1, 2, 6, 8–14) and #13's "one clear line".
+"""Failure modes reproduced: outputs never half-written or foreign files replaced, inputs checked before work, strict JSON,
 
 Each test first reproduces what a new user ran into and then checks the promise of the
 README's "Guarantees": nothing courtbench did not write is deleted, an input never lives in an
@@ -96,7 +96,7 @@ def zero_predictions(tmp_path_factory, ecthr_built) -> Path:
 
 # ---------------------------------------------------------------- item 1: ownership marker
 
-def test_item1_settings_json_does_not_make_a_folder_ours(capsys, tmp_path, ecthr_built):
+def test_settings_json_does_not_make_a_folder_ours(capsys, tmp_path, ecthr_built):
     folder = tmp_path / "d"
     folder.mkdir()
     (folder / "settings.json").write_text("{}")
@@ -108,7 +108,7 @@ def test_item1_settings_json_does_not_make_a_folder_ours(capsys, tmp_path, ecthr
     assert sorted(p.name for p in folder.iterdir()) == ["settings.json", "thesis.tex"]
 
 
-def test_item1_report_json_does_not_make_a_folder_ours(capsys, tmp_path, ecthr_built,
+def test_report_json_does_not_make_a_folder_ours(capsys, tmp_path, ecthr_built,
                                                          zero_predictions):
     folder = tmp_path / "r"
     folder.mkdir()
@@ -120,7 +120,7 @@ def test_item1_report_json_does_not_make_a_folder_ours(capsys, tmp_path, ecthr_b
     assert (folder / "thesis.tex").read_text() == "x"
 
 
-def test_item1_marker_lists_what_was_written_and_a_rerun_replaces_only_that(tmp_path):
+def test_marker_lists_what_was_written_and_a_rerun_replaces_only_that(tmp_path):
     out = tmp_path / "out"
     with atomic_output_dir(out, kind="report folder") as tmp:
         (tmp / "a.txt").write_text("1")
@@ -135,7 +135,7 @@ def test_item1_marker_lists_what_was_written_and_a_rerun_replaces_only_that(tmp_
     assert read_marker(out)["files"] == ["c.txt"]
 
 
-def test_item1_foreign_files_in_a_courtbench_folder_are_listed_and_kept(tmp_path):
+def test_foreign_files_in_a_courtbench_folder_are_listed_and_kept(tmp_path):
     out = tmp_path / "out"
     with atomic_output_dir(out, kind="predictions folder") as tmp:
         (tmp / "zero.csv").write_text("case_id,prediction\n")
@@ -150,7 +150,7 @@ def test_item1_foreign_files_in_a_courtbench_folder_are_listed_and_kept(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no partial left behind
 
 
-def test_item1_a_folder_of_another_kind_is_not_replaced(capsys, tmp_path, ecthr_built):
+def test_a_folder_of_another_kind_is_not_replaced(capsys, tmp_path, ecthr_built):
     code, err = run_cli(capsys, "baselines", "ecthr_npd", "--data", ecthr_built,
                         "--out", ecthr_built, "--systems", "zero")
     assert code == 1 and "Traceback" not in err
@@ -159,7 +159,7 @@ def test_item1_a_folder_of_another_kind_is_not_replaced(capsys, tmp_path, ecthr_
         check_replaceable(ecthr_built, kind="report folder")
 
 
-def test_item1_files_added_while_working_are_never_deleted(tmp_path):
+def test_files_added_while_working_are_never_deleted(tmp_path):
     out = tmp_path / "out"
     with atomic_output_dir(out, kind="report folder") as tmp:
         (tmp / "a.txt").write_text("1")
@@ -170,7 +170,7 @@ def test_item1_files_added_while_working_are_never_deleted(tmp_path):
     assert (out / "late.txt").is_file() and (out / "a.txt").read_text() == "1"
 
 
-def test_item1_out_that_is_a_symlink_is_refused(tmp_path):
+def test_out_that_is_a_symlink_is_refused(tmp_path):
     real = tmp_path / "real"
     real.mkdir()
     link = tmp_path / "link"
@@ -181,7 +181,7 @@ def test_item1_out_that_is_a_symlink_is_refused(tmp_path):
 
 # ---------------------------------------------------------------- item 2: input inside --out
 
-def test_item2_a_source_inside_out_is_refused_before_any_work(capsys, tmp_path, ecthr_source):
+def test_a_source_inside_out_is_refused_before_any_work(capsys, tmp_path, ecthr_source):
     folder = tmp_path / "b"
     folder.mkdir()
     source = folder / "case_level.csv"
@@ -191,7 +191,7 @@ def test_item2_a_source_inside_out_is_refused_before_any_work(capsys, tmp_path, 
     assert source.read_bytes() == ecthr_source.read_bytes()
 
 
-def test_item2_predictions_and_data_inside_out_are_refused(capsys, tmp_path, ecthr_built,
+def test_predictions_and_data_inside_out_are_refused(capsys, tmp_path, ecthr_built,
                                                             zero_predictions):
     code, err = run_cli(capsys, "evaluate", "ecthr_npd", "--data", ecthr_built, "--predictions",
                         zero_predictions, "--out", zero_predictions.parent)
@@ -205,13 +205,13 @@ def test_item2_predictions_and_data_inside_out_are_refused(capsys, tmp_path, ect
 
 # ---------------------------------------------------------------- item 6: strict JSON
 
-def test_item6_non_finite_numbers_are_refused_with_their_place():
+def test_non_finite_numbers_are_refused_with_their_place():
     with pytest.raises(CourtbenchError, match=r"\$\.scores\.a\[1\] = inf; nothing was written"):
         dumps_strict({"scores": {"a": [1.0, float("inf")]}}, what="report.json")
     assert dumps_strict({"a": [1.0, None]}, what="x") == '{"a": [1.0, null]}'
 
 
-def test_item6_report_json_is_strict(tmp_path):
+def test_report_json_is_strict(tmp_path):
     table = Table("main", "Main", ["system", "mae"], [["a", float("inf")], ["b", float("nan")]])
     write_report(Report("t", {"seed": 0}, [table]), tmp_path / "r")
     document = strict_json(tmp_path / "r" / "report.json")
@@ -224,7 +224,7 @@ def test_item6_report_json_is_strict(tmp_path):
 
 # ---------------------------------------------------------------- item 8: one clear line
 
-def test_item8_missing_or_folder_sources(capsys, tmp_path, ecthr_source):
+def test_missing_or_folder_sources(capsys, tmp_path, ecthr_source):
     out = tmp_path / "out"
     code, err = run_cli(capsys, "build", "ecthr_npd", "--source", tmp_path / "nope.csv",
                         "--out", out)
@@ -238,26 +238,26 @@ def test_item8_missing_or_folder_sources(capsys, tmp_path, ecthr_source):
 
 
 @pytest.mark.parametrize("n", ["0", "1", "-5"])
-def test_item8_synthetic_size_too_small(capsys, tmp_path, n):
+def test_synthetic_size_too_small(capsys, tmp_path, n):
     code, err = run_cli(capsys, "build", "ecthr_npd", "--synthetic", "--n", n,
                         "--out", tmp_path / "out")
     assert_one_line_error(code, err, f"--n {n}", "expected")
 
 
 @pytest.mark.parametrize("decisions", ["0", "1"])
-def test_item8_slds_synthetic_size_too_small(capsys, tmp_path, decisions):
+def test_slds_synthetic_size_too_small(capsys, tmp_path, decisions):
     code, err = run_cli(capsys, "build", "slds", "--synthetic", "--decisions", decisions,
                         "--out", tmp_path / "out")
     assert_one_line_error(code, err, f"--decisions {decisions}", "expected")
 
 
-def test_item8_split_sizes_larger_than_the_source(capsys, tmp_path, ecthr_source):
+def test_split_sizes_larger_than_the_source(capsys, tmp_path, ecthr_source):
     code, err = run_cli(capsys, "build", "ecthr_npd", "--source", ecthr_source, "--recompute",
                         "--split-sizes", "20000,5", "--out", tmp_path / "out")
     assert_one_line_error(code, err, "--split-sizes", "20000", f"{ECTHR_ROWS}")
 
 
-def test_item8_integer_beyond_int32_is_a_source_error(capsys, tmp_path, ecthr_source):
+def test_integer_beyond_int32_is_a_source_error(capsys, tmp_path, ecthr_source):
     lines = ecthr_source.read_text(encoding="utf-8").splitlines(keepends=True)
     header = lines[0].rstrip("\n").split(",")
     position = header.index("num_applicants")
@@ -275,7 +275,7 @@ def test_item8_integer_beyond_int32_is_a_source_error(capsys, tmp_path, ecthr_so
     assert_one_line_error(code, err, "line 2", "num_applicants", "3000000000", "2,147,483,647")
 
 
-def test_item8_slds_source_without_a_landmark_decision(capsys, tmp_path):
+def test_slds_source_without_a_landmark_decision(capsys, tmp_path):
     source = tmp_path / "search.json"
     source.write_text(json.dumps({"hits": {"total": {"value": 0}, "hits": []}}), encoding="utf-8")
     code, err = run_cli(capsys, "build", "slds", "--source", source, "--out", tmp_path / "out")
@@ -287,13 +287,13 @@ def test_item8_slds_source_without_a_landmark_decision(capsys, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_item8_real_search_response_without_landmark_decision(capsys, tmp_path, shared_data):
+def test_real_search_response_without_landmark_decision(capsys, tmp_path, shared_data):
     source = shared_data / "slds" / "search_bger_1.json"
     code, err = run_cli(capsys, "build", "slds", "--source", source, "--out", tmp_path / "out")
     assert_one_line_error(code, err, "search_bger_1.json")
 
 
-def test_item8_evaluate_slds_on_an_ecthr_build(capsys, tmp_path, ecthr_built):
+def test_evaluate_slds_on_an_ecthr_build(capsys, tmp_path, ecthr_built):
     predictions = tmp_path / "p.jsonl"
     predictions.write_text('{"sample_id": "x", "prediction": "y"}\n')
     code, err = run_cli(capsys, "evaluate", "slds", "--data", ecthr_built, "--predictions",
@@ -312,7 +312,7 @@ def broken_copy(tmp_path, ecthr_built) -> Path:
     return copy
 
 
-def test_item8_verify_baselines_evaluate_on_non_parquet(capsys, tmp_path, broken_copy,
+def test_verify_baselines_evaluate_on_non_parquet(capsys, tmp_path, broken_copy,
                                                          zero_predictions):
     code, err = run_cli(capsys, "verify", broken_copy)
     assert code == 1 and "Traceback" not in err and "train.parquet" in err
@@ -324,7 +324,7 @@ def test_item8_verify_baselines_evaluate_on_non_parquet(capsys, tmp_path, broken
     assert_one_line_error(code, err, str(broken_copy), "parquet")
 
 
-def test_item8_disk_full_keeps_the_old_build(capsys, tmp_path, monkeypatch):
+def test_disk_full_keeps_the_old_build(capsys, tmp_path, monkeypatch):
     from courtbench.hub import writer
 
     out = tmp_path / "out"
@@ -342,13 +342,13 @@ def test_item8_disk_full_keeps_the_old_build(capsys, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
-def test_item8_ctrl_c_is_one_line_and_exit_130(capsys, tmp_path, monkeypatch):
-    from ecthr_npd import plugin
+def test_ctrl_c_is_one_line_and_exit_130(capsys, tmp_path, monkeypatch):
+    import ecthr_npd.build
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(plugin, "build_synthetic", interrupted)
+    monkeypatch.setattr(ecthr_npd.build, "build_synthetic", interrupted)
     code, err = run_cli(capsys, "build", "ecthr_npd", "--synthetic", "--out", tmp_path / "o")
     assert_one_line_error(code, err, "interrupted", exit_code=130)
 
@@ -370,7 +370,7 @@ _SLOW_WRITER = textwrap.dedent("""
 """)
 
 
-def test_item9_sigterm_removes_the_partial_folder(tmp_path):
+def test_sigterm_removes_the_partial_folder(tmp_path):
     out = tmp_path / "out"
     child = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(out)],
                              stdout=subprocess.PIPE, text=True)
@@ -391,7 +391,7 @@ def _dead_pid() -> int:
     return child.pid
 
 
-def test_item9_stale_partials_of_dead_processes_are_cleaned(tmp_path):
+def test_stale_partials_of_dead_processes_are_cleaned(tmp_path):
     out = tmp_path / "out"
     dead = _dead_pid()
     stale = tmp_path / f".out.partial-{dead}-abc"
@@ -406,7 +406,7 @@ def test_item9_stale_partials_of_dead_processes_are_cleaned(tmp_path):
     assert not stale.exists() and alive.is_dir() and other.is_dir()
 
 
-def test_item9_an_interrupted_swap_is_restored(tmp_path):
+def test_an_interrupted_swap_is_restored(tmp_path):
     out = tmp_path / "out"
     old = tmp_path / f".out.old-{_dead_pid()}-abc"
     old.mkdir()
@@ -417,7 +417,7 @@ def test_item9_an_interrupted_swap_is_restored(tmp_path):
 
 # ---------------------------------------------------------------- item 10: cut values
 
-def test_item10_huge_values_are_cut_in_messages(capsys, tmp_path, ecthr_built):
+def test_huge_values_are_cut_in_messages(capsys, tmp_path, ecthr_built):
     assert quoted("abc") == "'abc'"
     cut = quoted("x" * 50_000_000)
     assert len(cut) < 260 and "50,000,000 characters" in cut
@@ -431,7 +431,7 @@ def test_item10_huge_values_are_cut_in_messages(capsys, tmp_path, ecthr_built):
 
 # ---------------------------------------------------------------- item 11: BOM
 
-def test_item11_bom_is_accepted_by_every_reader(tmp_path, ecthr_source):
+def test_bom_is_accepted_by_every_reader(tmp_path, ecthr_source):
     from courtbench.predictions import read_predictions
     from ecthr_npd.reader import read_case_level
     from slds.readers import guess_format
@@ -451,7 +451,7 @@ def test_item11_bom_is_accepted_by_every_reader(tmp_path, ecthr_source):
 
 # ---------------------------------------------------------------- item 12: publish
 
-def test_item12_publish_names_symlinks_and_non_parquet_files(capsys, tmp_path, ecthr_built):
+def test_publish_names_symlinks_and_non_parquet_files(capsys, tmp_path, ecthr_built):
     import shutil
 
     folder = tmp_path / "ecthr_npd"
@@ -465,7 +465,7 @@ def test_item12_publish_names_symlinks_and_non_parquet_files(capsys, tmp_path, e
     assert "crashed" not in err
 
 
-def test_item12_publish_refuses_a_symlinked_requirements_file(capsys, tmp_path):
+def test_publish_refuses_a_symlinked_requirements_file(capsys, tmp_path):
     from courtbench.metric_modules import metric_dir
 
     folder = tmp_path / "zero_f1"
@@ -483,7 +483,7 @@ def test_item12_publish_refuses_a_symlinked_requirements_file(capsys, tmp_path):
 # ---------------------------------------------------------------- item 13: umask
 
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o755), (0o077, 0o700), (0o002, 0o775)])
-def test_item13_output_folders_follow_the_umask(tmp_path, umask, mode):
+def test_output_folders_follow_the_umask(tmp_path, umask, mode):
     previous = os.umask(umask)
     try:
         with atomic_output_dir(tmp_path / "out", kind="report folder") as tmp:
@@ -503,7 +503,7 @@ def _slds_rows(law_area):
     return [row]
 
 
-def test_item14_law_area_number_is_read_alike_from_csv_and_jsonl(tmp_path):
+def test_law_area_number_is_read_alike_from_csv_and_jsonl(tmp_path):
     import csv
 
     from slds.readers import read_source
@@ -524,13 +524,13 @@ def test_item14_law_area_number_is_read_alike_from_csv_and_jsonl(tmp_path):
     assert areas[0] == areas[1]
 
 
-def test_item14_slds_build_refuses_a_foreign_out_before_reading(capsys, tmp_path, monkeypatch):
-    from slds import plugin
+def test_slds_build_refuses_a_foreign_out_before_reading(capsys, tmp_path, monkeypatch):
+    import slds.build
 
     def must_not_run(*args, **kwargs):
         raise AssertionError("the source was read before --out was checked")
 
-    monkeypatch.setattr(plugin, "build_folder", must_not_run)
+    monkeypatch.setattr(slds.build, "build_folder", must_not_run)
     out = tmp_path / "mine"
     out.mkdir()
     (out / "thesis.tex").write_text("x")
@@ -540,7 +540,7 @@ def test_item14_slds_build_refuses_a_foreign_out_before_reading(capsys, tmp_path
     assert_one_line_error(code, err, "refusing to replace", "thesis.tex")
 
 
-# ------------------------------------- issue 13: every subcommand, bad arguments, one line
+# ------------------------------------- every subcommand, bad arguments, one line
 
 def _bad_invocations(tmp: Path, ecthr_built: Path, slds_built: Path) -> list[list]:
     missing = tmp / "missing"
@@ -569,7 +569,7 @@ def _bad_invocations(tmp: Path, ecthr_built: Path, slds_built: Path) -> list[lis
     ]
 
 
-def test_issue13_every_subcommand_fails_in_one_line(capsys, tmp_path, ecthr_built, slds_built):
+def test_every_subcommand_fails_in_one_line(capsys, tmp_path, ecthr_built, slds_built):
     invocations = _bad_invocations(tmp_path, ecthr_built, slds_built)
     commands = {argv[0] for argv in invocations}
     import pkgutil
@@ -583,7 +583,7 @@ def test_issue13_every_subcommand_fails_in_one_line(capsys, tmp_path, ecthr_buil
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
-def test_issue13_usage_errors_are_argparse_lines(capsys):
+def test_usage_errors_are_argparse_lines(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["build", "ecthr_npd", "--split-sizes", "a,b", "--source", "x", "--out", "y"])
     assert exit_info.value.code == 2
@@ -598,7 +598,7 @@ def test_sigterm_handler_is_restored_after_main(capsys):
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-def test_item6_huge_predictions_never_give_invalid_json(capsys, tmp_path, ecthr_built,
+def test_huge_predictions_never_give_invalid_json(capsys, tmp_path, ecthr_built,
                                                         zero_predictions):
     huge = tmp_path / "huge.csv"
     lines = zero_predictions.read_text(encoding="utf-8").splitlines()

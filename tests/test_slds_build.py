@@ -181,7 +181,7 @@ def test_plugin_cli_arguments(tmp_path):
             parser.parse_args(["--synthetic", "--num-proc", bad])
     with pytest.raises(SystemExit):
         parser.parse_args(["--synthetic", "--source", "x"])
-    assert PLUGIN.name == "slds" and PLUGIN.audit_folder is audit_folder
+    assert PLUGIN.name == "slds" and PLUGIN.audit_folder.resolve() is audit_folder
 
 
 def test_detected_language_is_recorded_in_report_and_card(tmp_path):
@@ -204,10 +204,10 @@ def test_detected_language_is_recorded_in_report_and_card(tmp_path):
 
 
 def test_cli_build_and_verify(tmp_path, monkeypatch, capsys):
+    import slds.build
     from courtbench.cli import main
-    from slds import plugin
 
-    monkeypatch.setattr(plugin, "build_synthetic", lambda out, **kw: build_synthetic(
+    monkeypatch.setattr(slds.build, "build_synthetic", lambda out, **kw: build_synthetic(
         out, properties_loader=_absent_module, **kw))
     out = tmp_path / "cli"
     assert main(["build", "slds", "--synthetic", "--decisions", "10", "--seed", "2",
