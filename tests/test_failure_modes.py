@@ -1,4 +1,4 @@
-"""Failure modes reproduced: outputs never half-written or foreign files replaced, inputs checked before work, strict JSON,
+"""Failure modes a new user ran into, reproduced, and the one clear line every error must be.
 
 Each test first reproduces what a new user ran into and then checks the promise of the
 README's "Guarantees": nothing courtbench did not write is deleted, an input never lives in an
