@@ -29,6 +29,7 @@ WINDOW = 150
 PASSAGE_CHARS = 200
 _NUMBER = r"\d{1,3}(?:[,.\u00a0 ]\d{3})+(?:\.\d{2})?|\d+(?:\.\d{2})?"
 _CURRENCY = r"(?:eur|euros?|€|usd|us\$|\$|gbp|£|chf)"
+_GROUPED = re.compile(r"\d{1,3}(?:[,.\u00a0 ]\d{3})+(?:\.\d{2})?")
 CURRENCY_AMOUNT = re.compile(
     rf"{_CURRENCY}\s?(?:{_NUMBER})(?![\d/])|(?<![\d/])(?:{_NUMBER})\s?{_CURRENCY}\b")
 AMOUNT = re.compile(rf"(?<![\w/])(?:{_CURRENCY}\s?)?(?:{_NUMBER})(?![\d/])")
@@ -131,8 +132,9 @@ def _is_money(token: str) -> bool:
         return True
     if re.fullmatch(r"\d{4}", token) and 1800 <= int(token) <= 2100:
         return False  # a year
-    digits = re.sub(r"\D", "", token.split(".")[0] if token.count(".") == 1 else token)
-    return len(digits) >= 3
+    if _GROUPED.fullmatch(token):
+        return True  # thousands groups: 5,000 / 5.000 / 5 000
+    return len(token.split(".")[0]) >= 3
 
 
 def screen_texts(rows: Iterable[tuple[str, int, str, float | None]],
