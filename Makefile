@@ -23,16 +23,19 @@ $(VENV)/.venv-created:
 	$(PIP) install --quiet --upgrade pip
 	touch $@
 
-# Demo needs the core package and plots only.
+# Demo needs the core package, plots and bm25s (text: one small pure-Python wheel, so the demo
+# runs bm25 on the synthetic facts). Not torch: the demo runs dense only where the test extras
+# (embeddings + the small model package) are installed, and says so otherwise.
 $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
-	$(PIP) install --quiet -e '.[plots]'
+	$(PIP) install --quiet -e '.[plots,text]'
 	touch $@
 
-# Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM) and the
-# Spaces' Gradio included, so that CI runs their tests.
+# Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM), the text
+# systems (bm25s; torch + transformers for dense/sparse) and the Spaces' Gradio included, so
+# that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,text,embeddings]'
 	touch $@
 
 demo: $(VENV)/.installed-demo

@@ -78,12 +78,15 @@ def audit_folder(folder: Path) -> list[str]:
     files = sorted(data.glob("*/*.parquet"))
     if not files:
         return [f"{data}: no parquet files found; expected data/<config>/<split>.parquet"]
+    from ecthr_npd import facts_audit
+    from ecthr_npd.facts_build import FACTS_CONFIGS
+
     problems = []
     for path in files:
         config = path.parent.name
-        if config in AUDIT_CONFIGS:
+        if config in AUDIT_CONFIGS or config in FACTS_CONFIGS:
             continue
         names = pq.read_schema(path).names
         problems.extend(f"{path.relative_to(folder).as_posix()}: {problem}"
                         for problem in column_problems(config, names))
-    return problems
+    return problems + facts_audit.facts_problems(Path(folder))

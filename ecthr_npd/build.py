@@ -24,7 +24,7 @@ from courtbench.errors import CourtbenchError, SourceError
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from courtbench.hub.files import sha256_file
 from courtbench.resources import card_template
-from ecthr_npd import schema
+from ecthr_npd import facts_build, schema
 from ecthr_npd.audit import column_problems
 from ecthr_npd.card import card_context, card_metadata
 from ecthr_npd.composition import encode, total_variation
@@ -41,6 +41,7 @@ from ecthr_npd.splits import (
     recompute_split,
 )
 from ecthr_npd.synthetic import DEFAULT_ROWS, write_synthetic
+from ecthr_npd.synthetic_facts import synthetic_facts
 from ecthr_npd.views import (  # locked_id_size: re-exported, callers import it from here
     ID_SIZE,
     assigned_id_size,
@@ -76,6 +77,7 @@ class BuildResult:
         id_size_checked: the ID view size the locked tags were verified against; ``None``
             when it was not checked (a recomputed build, or a test split smaller than the
             expected size, see :func:`locked_id_size`).
+        facts: one line on the facts configs (records, source, screen result), or ``None``.
     """
 
     report: HubFolderReport
@@ -86,6 +88,7 @@ class BuildResult:
     split_agreement: float | None
     timings: dict[str, float] = field(default_factory=dict)
     id_size_checked: int | None = None
+    facts: str | None = None
 
 
 def view_masks(membership: Membership) -> dict[str, np.ndarray]:
@@ -170,8 +173,10 @@ def leakage_check(configs: list[ConfigSpec]) -> None:
     for config in configs:
         if config.name in ("audit", "applicants"):
             continue
+        check = (facts_build.column_problems if config.name in facts_build.FACTS_CONFIGS
+                 else column_problems)
         for dataset in config.splits.values():
-            problems.extend(column_problems(config.name, dataset.column_names))
+            problems.extend(check(config.name, dataset.column_names))
     if problems:
         raise LeakageError("leakage audit refused to write:\n  - " + "\n  - ".join(
             sorted(set(problems))))
@@ -180,7 +185,8 @@ def leakage_check(configs: list[ConfigSpec]) -> None:
 def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = None,
                  recompute: bool = False, id_size: int = ID_SIZE,
                  split_sizes: tuple[int, int] | None = None,
-                 synthetic: dict[str, Any] | None = None) -> BuildResult:
+                 synthetic: dict[str, Any] | None = None, facts_path: Path | None = None,
+                 facts: Any = None, facts_screen: str = "refuse") -> BuildResult:
     """Build the Hub folder ``out_dir`` from a ``case_level.csv``.
 
     Args:
@@ -197,12 +203,20 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
         split_sizes: (train, validation) counts for ``recompute`` instead of 70/10/20.
         synthetic: provenance of a synthetic source (``generator``, ``n``, ``seed``); marks the
             card as SYNTHETIC.
+        facts_path: the reviewed-facts JSON Lines file (adds the facts configs, see
+            :mod:`ecthr_npd.facts_build`); validated against the cohort and screened for
+            leakage before anything is written.
+        facts: instead of ``facts_path``, a :class:`ecthr_npd.facts.FactsInput` or a callable
+            of the canonical table returning one (the synthetic stand-in's text).
+        facts_screen: ``refuse`` (default: findings stop the build) or ``warn`` (write and
+            report the count in the card).
 
     Raises:
         SourceError: invalid source, or locked tags that fail verification (the message names
             the file and the expected and found counts).
         CourtbenchError: ``id_size`` below 1.
         LeakageError: a model-input config would hold an audit-side column.
+        FactsLeakageError: the text screen found award passages (``facts_screen="refuse"``).
     """
     if id_size < 1:
         raise CourtbenchError(f"id_size={id_size}: expected an ID view of at least 1 case")
@@ -212,6 +226,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     table = read_case_level(source)
     applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
                   if applicants_path is not None else None)
+    facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen)
     timings["read"] = time.perf_counter() - start
 
     step = time.perf_counter()
@@ -247,7 +262,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     timings["splits_views"] = time.perf_counter() - step
 
     step = time.perf_counter()
-    configs = make_configs(table, membership, applicants)
+    configs = facts_build.with_facts(make_configs(table, membership, applicants), facts_input)
     empty_split_check(configs)
     leakage_check(configs)
     provenance = {
@@ -256,10 +271,13 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
         "membership": source_kind,
         "builder": f"courtbench {courtbench_version} (ecthr_npd)",
         **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
+        **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
     }
     context = card_context(table, membership, tv=tv, locked_tv=locked_tv,
                            membership_source=source_kind, synthetic=synthetic,
                            has_applicants=applicants is not None)
+    context["facts"] = (facts_build.card_context(facts_input, screen) if facts_input
+                        else None)
     metadata = card_metadata(table.num_rows, provenance, synthetic=synthetic is not None)
     timings["configs"] = time.perf_counter() - step
 
@@ -273,8 +291,19 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     timings["total"] = time.perf_counter() - start
     agreement = (None if locked_problems
                  else float(np.mean(membership.split == locked.split)))
+    facts_line = (None if facts_input is None else
+                  f"{len(facts_input.records):,} reviewed texts from {facts_input.source}; "
+                  f"leakage screen ({screen.mode}): {len(screen.findings):,} finding(s)")
     return BuildResult(report, membership.counts(), source_kind, tv, locked_tv, agreement,
-                       timings, id_size_checked)
+                       timings, id_size_checked, facts_line)
+
+
+def _facts_provenance(facts, screen) -> dict[str, Any]:
+    """The card metadata's ``provenance.facts``: source, counts and the screen's result."""
+    return {"source_file": facts.source, "records": len(facts.records),
+            "review_status": dict(sorted(facts.status_counts.items())),
+            "synthetic": facts.synthetic is not None, "screen_mode": screen.mode,
+            "screen_findings": len(screen.findings)}
 
 
 def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
@@ -289,7 +318,8 @@ def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
                 n_test = sum(row["split"] == "test" for row in csv.DictReader(handle))
             id_size = scaled_id_size(n_test)
         return build_folder(out_dir, source, id_size=id_size,
-                            synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed})
+                            synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed},
+                            facts=lambda table: synthetic_facts(table, seed=seed))
 
 
 def format_report(result: BuildResult) -> str:
@@ -315,6 +345,8 @@ def format_report(result: BuildResult) -> str:
             lines.append(f"  {title} {view}: mean TV {values['mean']:.4f} (weighted "
                          f"{values['weighted_mean']:.4f}; court formation "
                          f"{values['court_formation']:.4f})")
+    if result.facts:
+        lines.append(f"  facts: {result.facts}")
     lines.append("  timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items()))
     for entry in result.report.files:
         lines.append(f"  {entry.sha256[:16]}  {entry.size:>10,}  {entry.path}")

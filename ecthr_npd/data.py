@@ -40,12 +40,14 @@ class BenchmarkData:
         views: ``ID`` / ``OOD`` / ``Challenging`` → test case ids in that view.
         fingerprint: sha256 over the folder's files (or over the canonical table's bytes).
         source: where the data came from (folder path or description).
+        facts: case_id → facts text, when loaded (``load_benchmark(..., facts=True)``).
     """
 
     splits: dict[str, pa.Table]
     views: dict[str, list[str]]
     fingerprint: str
     source: str
+    facts: dict[str, str] | None = None
 
     def ids(self, split: str) -> list[str]:
         """Case ids of one split, in table order."""
@@ -74,8 +76,9 @@ def _check_columns(table: pa.Table, where: str) -> None:
                               f"model-input columns {list(schema.MODEL_INPUT_COLUMNS)}")
 
 
-def load_benchmark(folder: Path) -> BenchmarkData:
-    """Load a built ECtHR-NPD Hub folder (see the module docstring).
+def load_benchmark(folder: Path, *, facts: bool = False) -> BenchmarkData:
+    """Load a built ECtHR-NPD Hub folder (see the module docstring); with ``facts`` also the
+    ``facts`` config's text of every case (:func:`load_facts`).
 
     Raises:
         CourtbenchError: the folder is missing, or a config/split/column is absent.
@@ -112,7 +115,28 @@ def load_benchmark(folder: Path) -> BenchmarkData:
     finally:
         if bars:
             datasets.enable_progress_bars()
-    return BenchmarkData(splits, views, fingerprint(list_files(folder)), str(folder))
+    texts = load_facts(folder) if facts else None
+    return BenchmarkData(splits, views, fingerprint(list_files(folder)), str(folder), texts)
+
+
+def load_facts(folder: Path) -> dict[str, str]:
+    """case_id → ``facts_text`` of every split of the folder's ``facts`` config (read from its
+    parquet files, which ``courtbench verify`` checks against the card).
+
+    Raises:
+        CourtbenchError: the folder has no facts config (built without ``--facts``).
+    """
+    import pyarrow.parquet as pq
+
+    files = sorted((Path(folder) / "data" / "facts").glob("*.parquet"))
+    if not files:
+        raise CourtbenchError(f"--data {folder}: no 'facts' config; the text systems need a "
+                              "folder built with --facts reviewed_facts.jsonl (or --synthetic)")
+    texts: dict[str, str] = {}
+    for path in files:
+        table = pq.read_table(path, columns=[schema.ID_COLUMN, "facts_text"])
+        texts.update(zip(table.column(0).to_pylist(), table.column(1).to_pylist(), strict=True))
+    return texts
 
 
 def from_canonical(table: pa.Table, source: str = "<canonical table>") -> BenchmarkData:

@@ -6,6 +6,10 @@
     <out_dir>/ecthr_npd/              Hub folder (synthetic)
     <out_dir>/ecthr_npd_predictions/  one predictions file per baseline + settings.json
     <out_dir>/ecthr_npd_report/       report.md / report.json / CSV tables / PNGs
+    <out_dir>/ecthr_npd_text*/        dense (+ knn, bm25) on a 400-case build, when the
+                                      small model package is installed (ecthr_npd.demo_text)
+
+``bm25`` runs with the baselines on the synthetic facts when ``bm25s`` is installed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from ecthr_npd.baselines import SYSTEMS
 from ecthr_npd.baselines.run import run_baselines_on
 from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
+from ecthr_npd.demo_text import bm25_available, run_dense_demo
 from ecthr_npd.evaluation import evaluate_files
 from ecthr_npd.synthetic import DEFAULT_ROWS
 
@@ -54,12 +59,18 @@ def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
     predictions = out_dir / "ecthr_npd_predictions"
     report_dir = out_dir / "ecthr_npd_report"
     print("ecthr_npd demo: fitting the baselines …", file=sys.stderr, flush=True)
-    run_baselines_on(load_benchmark(folder), predictions, systems=list(SYSTEMS))
+    systems = [*SYSTEMS, *(["bm25"] if bm25_available() else [])]
+    run_baselines_on(load_benchmark(folder, facts="bm25" in systems), predictions,
+                     systems=systems)
     print("ecthr_npd demo: evaluating …", file=sys.stderr, flush=True)
-    report = evaluate_files(folder, [predictions / f"{name}.csv" for name in SYSTEMS],
+    report = evaluate_files(folder, [predictions / f"{name}.csv" for name in systems],
                             report_dir, resamples=resamples)
+    text_lines = run_dense_demo(out_dir, resamples)
+    if "bm25" not in systems:
+        text_lines.insert(0, "bm25 skipped: bm25s not installed (pip install "
+                             "'courtbench[text]')")
     seconds = time.perf_counter() - start
     return "\n".join([build_summary, "", "ECtHR-NPD (SYNTHETIC) — " + report.tables[0].title, "",
                       report.tables[0].markdown(), "",
-                      f"predictions: {predictions}", f"report: {report_dir / 'report.md'}",
-                      f"ecthr_npd demo took {seconds:.1f} s"])
+                      f"predictions: {predictions}", f"report: {report_dir / 'report.md'}", "",
+                      *text_lines, f"ecthr_npd demo took {seconds:.1f} s"])

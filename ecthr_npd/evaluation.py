@@ -47,6 +47,7 @@ from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
 from ecthr_npd import schema
 from ecthr_npd.data import SPLITS, BenchmarkData, load_benchmark
+from ecthr_npd.input_comparison import input_tables, prompted_runs
 from ecthr_npd.paper_comparison import is_replica, reference_table, selection_label
 from ecthr_npd.versions import package_versions
 
@@ -327,6 +328,7 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
     reference = reference_table(all_scores, variants)
     if reference is not None:
         tables.insert(1, reference)
+    tables += input_tables(scores, prompted_runs(prediction_files or {}))
     provenance = {
         "data": {"source": data.source, "fingerprint": data.fingerprint,
                  "rows": {s: data.splits[s].num_rows for s in SPLITS},

@@ -31,6 +31,7 @@ def _split_sizes(text: str) -> tuple[int, int]:
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``courtbench build ecthr_npd`` options (``--out`` is added by the CLI)."""
+    from ecthr_npd.facts_build import SCREEN_MODES
     from ecthr_npd.synthetic import DEFAULT_ROWS
     from ecthr_npd.views import ID_SIZE
 
@@ -51,6 +52,14 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                              "(not checked when the test split holds fewer than N cases); "
                              f"with --synthetic the stand-in's (default {ID_SIZE:,} scaled to "
                              "--n)")
+    parser.add_argument("--facts", type=Path, metavar="REVIEWED_FACTS_JSONL",
+                        help="the reviewed Facts text, one JSON object per case (case_id, "
+                             "facts_text, review_status, source_document_sha256, "
+                             "source_anchor): adds the 'facts' configs")
+    parser.add_argument("--facts-screen", choices=SCREEN_MODES, default="refuse",
+                        help="what the text leakage screen does with award passages: refuse "
+                             "(default: nothing is written) or warn (write; the card reports "
+                             "the count)")
     parser.add_argument("--n", type=int, default=DEFAULT_ROWS,
                         help=f"with --synthetic: number of cases (default {DEFAULT_ROWS:,})")
     parser.add_argument("--seed", type=int, default=0, help="with --synthetic: generator seed")
@@ -64,9 +73,11 @@ def build(args: argparse.Namespace) -> int:
     if args.id_size is not None and args.id_size < 1:
         raise CourtbenchError(f"--id-size {args.id_size}: expected at least 1")
     if args.synthetic:
-        if args.applicants is not None or args.recompute or args.split_sizes is not None:
+        if (args.applicants is not None or args.recompute or args.split_sizes is not None
+                or args.facts is not None):
             raise CourtbenchError("--synthetic takes only --n, --seed and --id-size (its split "
-                                  "and view tags are already assigned as --recompute does)")
+                                  "and view tags are already assigned as --recompute does, and "
+                                  "it brings its own SYNTHETIC facts)")
         if args.n < MIN_SYNTHETIC_ROWS:
             raise CourtbenchError(f"--n {args.n}: expected at least {MIN_SYNTHETIC_ROWS} cases "
                                   "(every split and test view needs one; a few hundred give a "
@@ -78,7 +89,8 @@ def build(args: argparse.Namespace) -> int:
         result = build_folder(args.out, args.source, applicants_path=args.applicants,
                               recompute=args.recompute,
                               id_size=ID_SIZE if args.id_size is None else args.id_size,
-                              split_sizes=args.split_sizes)
+                              split_sizes=args.split_sizes, facts_path=args.facts,
+                              facts_screen=args.facts_screen)
     print(format_report(result))
     return 0
 

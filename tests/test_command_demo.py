@@ -53,6 +53,16 @@ def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
         assert (out / report / "report.md").is_file()
     assert sorted(p.name for p in (out / "slds_predictions").iterdir()) == [
         ".courtbench.json", "citation_lead.jsonl", "lead.jsonl", "settings.json"]
+    # the text systems on the synthetic facts: bm25 with the baselines (bm25s installed), dense
+    # on its own small build when the small model package is installed, else said so
+    from ecthr_npd.demo_text import bm25_available, dense_model
+
+    assert (out / "ecthr_npd_predictions" / "bm25.csv").is_file() == bm25_available()
+    if dense_model(out)[0] is not None:
+        assert (out / "ecthr_npd_text_predictions" / "dense.csv").is_file()
+        assert (out / "ecthr_npd_text_report" / "report.md").is_file()
+    else:
+        assert "dense skipped" in printed
 
 
 def test_demo_refuses_an_unknown_dataset(tmp_path, capsys):

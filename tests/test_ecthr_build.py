@@ -21,6 +21,8 @@ from ecthr_npd.plugin import PLUGIN
 from ecthr_npd.synthetic import write_synthetic
 
 CONFIGS = ["default", "id", "ood", "challenging", "audit"]
+# the synthetic stand-in also carries its SYNTHETIC facts text
+SYNTHETIC_CONFIGS = [*CONFIGS, "facts", "facts_id", "facts_ood", "facts_challenging"]
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +37,7 @@ def test_synthetic_full_size_builds_and_verifies(synthetic_full) -> None:
     assert result.counts["train"] == 10_217 and result.counts["id"] == 1_000
     assert result.id_size_checked == 1_000  # the locked ID view is verified at the full size
     report = verify_folder(out, audit=audit_folder)
-    assert list(report.split_sizes) == CONFIGS
+    assert list(report.split_sizes) == SYNTHETIC_CONFIGS
     assert report.split_sizes["default"] == {"train": 10_217, "validation": 1_461, "test": 2_897}
     assert report.problems == []
     metadata = read_card_metadata(out)

@@ -5,20 +5,23 @@ Every baseline follows :mod:`ecthr_npd.baselines.base`: fit on train, choose set
 the test split, predict every split; deterministic by seed. :func:`make_baseline` builds one of
 :data:`SYSTEMS` by name (the systems that need nothing beyond the core install);
 :data:`TREE_SYSTEMS` need the optional extra ``trees`` and are built by
-:mod:`ecthr_npd.baselines.run`; :data:`ALL_SYSTEMS` lists both in report order.
+:mod:`ecthr_npd.baselines.run`; :data:`TEXT_SYSTEMS` read the facts text
+(:mod:`ecthr_npd.baselines.text_systems`); :data:`ALL_SYSTEMS` lists both in report order.
 """
 
 from __future__ import annotations
 
 from ecthr_npd.baselines.base import Baseline
 from ecthr_npd.baselines.constant_baselines import STATISTICS, ConstantBaseline
+from ecthr_npd.baselines.features import FEATURE_SETS, FeatureEncoder
 from ecthr_npd.baselines.hist_gradient_boosting import GradientBoostedTrees
 from ecthr_npd.baselines.hurdle import HurdleModel
 from ecthr_npd.baselines.knn import KNNBaseline
+from ecthr_npd.baselines.text_systems import TEXT_SYSTEMS
 
-SYSTEMS = (*STATISTICS, "knn", "gbt", "hurdle")
+SYSTEMS = (*STATISTICS, "knn", "knn-metadata", "gbt", "hurdle")
 TREE_SYSTEMS = ("catboost", "xgboost", "lightgbm", "ensemble")
-ALL_SYSTEMS = (*SYSTEMS, *TREE_SYSTEMS)
+ALL_SYSTEMS = (*SYSTEMS, *TREE_SYSTEMS, *TEXT_SYSTEMS)
 
 
 def make_baseline(name: str, *, seed: int = 0, k: int = 20, threads: int = 1) -> Baseline:
@@ -27,13 +30,17 @@ def make_baseline(name: str, *, seed: int = 0, k: int = 20, threads: int = 1) ->
     Args:
         name: system name; also the predictions file's stem.
         seed: random_state of the tree models.
-        k: neighbours of ``knn``.
+        k: neighbours of ``knn`` and ``knn-metadata`` (X0 case metadata only).
         threads: OpenMP/BLAS threads of ``knn``, ``gbt`` and ``hurdle``.
     """
     if name in STATISTICS:
         return ConstantBaseline(name)
     if name == "knn":
         return KNNBaseline(k=k, threads=threads)
+    if name == "knn-metadata":  # the paper's "kNN metadata": distances over X0 only
+        return KNNBaseline(k=k, threads=threads, name=name,
+                           encoder=FeatureEncoder(top_k_articles=30,
+                                                  predictors=FEATURE_SETS["X0"]))
     if name == "gbt":
         return GradientBoostedTrees(seed=seed, threads=threads)
     if name == "hurdle":
@@ -41,5 +48,5 @@ def make_baseline(name: str, *, seed: int = 0, k: int = 20, threads: int = 1) ->
     raise ValueError(f"unknown baseline {name!r}; expected one of {', '.join(SYSTEMS)}")
 
 
-__all__ = ["ALL_SYSTEMS", "SYSTEMS", "TREE_SYSTEMS", "Baseline", "ConstantBaseline",
+__all__ = ["ALL_SYSTEMS", "SYSTEMS", "TEXT_SYSTEMS", "TREE_SYSTEMS", "Baseline", "ConstantBaseline",
            "GradientBoostedTrees", "HurdleModel", "KNNBaseline", "make_baseline"]

@@ -58,6 +58,43 @@ def article_matrix(table: pa.Table, vocabulary: dict[str, int]) -> np.ndarray:
 
 
 @dataclass
+class EligibilityPool:
+    """Who may be a neighbour (the retrieval protocol shared by knn and the text systems):
+    a pool case strictly earlier than the target, sharing at least one violated article, and
+    not the target itself. Built from the pool (train) table with :meth:`of`."""
+
+    dates: np.ndarray
+    articles: np.ndarray
+    vocabulary: dict[str, int]
+    row_of_id: dict[str, int]
+
+    @classmethod
+    def of(cls, pool: pa.Table) -> EligibilityPool:
+        _, members, _ = _list_members(pool, "violated_articles")
+        vocabulary = {a: i for i, a in enumerate(sorted({m for m in members if m is not None}))}
+        return cls(_dates(pool), article_matrix(pool, vocabulary), vocabulary,
+                   {case_id: i for i, case_id in
+                    enumerate(pool.column(schema.ID_COLUMN).to_pylist())})
+
+    def targets(self, table: pa.Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(dates, article matrix, own pool row or -1) of the target rows of ``table``."""
+        return (_dates(table), article_matrix(table, self.vocabulary),
+                np.array([self.row_of_id.get(c, -1)
+                          for c in table.column(schema.ID_COLUMN).to_pylist()], dtype=np.int64))
+
+    def mask(self, targets: tuple[np.ndarray, np.ndarray, np.ndarray], start: int,
+             stop: int) -> np.ndarray:
+        """(stop - start) × pool boolean matrix: True where the pool case is eligible."""
+        dates, articles, self_rows = targets
+        eligible = (self.dates[None, :] < dates[start:stop, None]) & (
+            articles[start:stop] @ self.articles.T > 0)
+        own = self_rows[start:stop]
+        has_self = np.flatnonzero(own >= 0)
+        eligible[has_self, own[has_self]] = False
+        return eligible
+
+
+@dataclass
 class KNNBaseline:
     """See the module docstring. ``k``: number of neighbours (default 20); ``threads``: BLAS
     threads of the distance products."""
@@ -83,16 +120,10 @@ class KNNBaseline:
         std = features.std(axis=0)
         scale = np.where(binary | (std == 0), 1.0, std)
         pool = ((features - center) / scale).astype(np.float64)
-        _, members, _ = _list_members(train, "violated_articles")
-        articles = sorted({m for m in members if m is not None})
-        vocabulary = {a: i for i, a in enumerate(articles)}
         self._pool = {
             "center": center, "scale": scale, "features": pool,
-            "sq_norms": np.einsum("ij,ij->i", pool, pool),
-            "dates": _dates(train), "articles": article_matrix(train, vocabulary),
-            "vocabulary": vocabulary, "y": y,
-            "row_of_id": {case_id: i for i, case_id in
-                          enumerate(train.column(schema.ID_COLUMN).to_pylist())},
+            "sq_norms": np.einsum("ij,ij->i", pool, pool), "y": y,
+            "eligibility": EligibilityPool.of(train),
         }
         self.fallback = float(np.median(y))
         return self
@@ -128,10 +159,7 @@ class KNNBaseline:
         """Yield (start row, list of neighbour index arrays) per chunk of ``table``."""
         pool = self._pool
         features = (self.encoder.transform(table, "one_hot") - pool["center"]) / pool["scale"]
-        dates = _dates(table)
-        articles = article_matrix(table, pool["vocabulary"])
-        self_rows = np.array([pool["row_of_id"].get(c, -1)
-                              for c in table.column(schema.ID_COLUMN).to_pylist()])
+        targets = pool["eligibility"].targets(table)
         n_pool = pool["y"].size
         k = min(self.k, n_pool) if n_pool else 0
         for start in range(0, table.num_rows, CHUNK_ROWS):
@@ -140,11 +168,7 @@ class KNNBaseline:
             squared = (np.einsum("ij,ij->i", block, block)[:, None] + pool["sq_norms"][None, :]
                        - 2.0 * block @ pool["features"].T)
             squared = np.round(np.maximum(squared, 0.0), 9)
-            eligible = (pool["dates"][None, :] < dates[start:stop, None]) & (
-                articles[start:stop] @ pool["articles"].T > 0)
-            own = self_rows[start:stop]
-            has_self = np.flatnonzero(own >= 0)
-            eligible[has_self, own[has_self]] = False
+            eligible = pool["eligibility"].mask(targets, start, stop)
             squared[~eligible] = np.inf
             if k == 0:
                 yield start, [np.empty(0, dtype=np.int64)] * (stop - start)

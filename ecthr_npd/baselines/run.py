@@ -29,17 +29,24 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import MARKER, atomic_output_dir, check_replaceable
 from courtbench.jsonio import dumps_strict
 from ecthr_npd import schema
-from ecthr_npd.baselines import ALL_SYSTEMS, TREE_SYSTEMS, make_baseline
+from ecthr_npd.baselines import ALL_SYSTEMS, TEXT_SYSTEMS, TREE_SYSTEMS, make_baseline
 from ecthr_npd.baselines import boosting_libraries as libraries
 from ecthr_npd.baselines.base import limited_threads
 from ecthr_npd.baselines.boosting_systems import FEATURE_SET_NAMES, BoostedTrees
 from ecthr_npd.baselines.ensemble import MedianEnsemble
 from ecthr_npd.baselines.selection import SELECTIONS
+from ecthr_npd.baselines.text_systems import (
+    TextOptions,
+    check_text_systems,
+    make_text_system,
+)
 from ecthr_npd.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
 from ecthr_npd.versions import package_versions
 
-# How the systems without --selection choose their settings (constants and knn choose none).
-CORE_SELECTION = {"gbt": "validation", "hurdle": "validation"}
+# How the systems without --selection choose their settings (constants and knn choose none;
+# the text systems choose k on validation).
+CORE_SELECTION = {"gbt": "validation", "hurdle": "validation", "bm25": "validation",
+                  "dense": "validation", "sparse": "validation"}
 
 
 def _systems(text: str) -> list[str]:
@@ -94,9 +101,44 @@ def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--refit", action="store_true",
                         help="also write NAME+refit: each library system and the ensemble "
                              "refitted on train+validation with the chosen settings")
+    add_text_arguments(parser)
     parser.add_argument("--threads", type=int, default=1,
                         help="OpenMP/BLAS/library threads while fitting (default 1: "
                              "deterministic and no oversubscription on shared machines)")
+
+
+def _k_grid(text: str) -> tuple[int, ...]:
+    try:
+        grid = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        grid = ()
+    if not grid or grid[0] < 1:
+        raise argparse.ArgumentTypeError(f"--k-grid {text!r}: expected integers >= 1 separated "
+                                         "by commas, such as 1,5,10,20,50")
+    return grid
+
+
+def add_text_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of the text systems bm25 / dense / sparse (read the folder's facts config)."""
+    text = parser.add_argument_group("text systems (bm25, dense, sparse)")
+    text.add_argument("--text-model", type=Path, metavar="PATH",
+                      help="dense/sparse: a local sentence-embedding model folder (BGE-M3 for "
+                           "parity with the paper; sparse needs its sparse_linear.pt)")
+    text.add_argument("--k-grid", type=_k_grid, default=None, metavar="K,K,...",
+                      help="neighbour counts the text systems choose from on validation MAE "
+                           "(default 1,5,10,20,30,50,100; the paper's choice is 20)")
+    text.add_argument("--batch-size", type=int, default=16, help="dense/sparse: chunks per "
+                      "forward pass (default 16)")
+    text.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                      help="dense/sparse: where the encoder runs (default cpu)")
+    text.add_argument("--chunk-tokens", type=int, default=512,
+                      help="dense/sparse: tokens per chunk of a long text (default 512, capped "
+                           "at the model's limit)")
+    text.add_argument("--max-chunks", type=int, default=None,
+                      help="dense/sparse: keep only the first N chunks of a text (default all)")
+    text.add_argument("--embedding-cache", type=Path, metavar="FILE",
+                      help="dense: SQLite cache of embeddings keyed by model and text hash "
+                           "(default: OUT.embeddings.sqlite beside --out)")
 
 
 @dataclass(frozen=True)
@@ -112,6 +154,7 @@ class Options:
     refit: bool = False
     grids: dict[str, dict[str, tuple]] | None = None  # tests: small grids per library
     max_trees: int = libraries.MAX_TREES
+    text: TextOptions = TextOptions()
 
     def variant(self, base: str) -> str:
         """``base`` with the suffixes of the options that change it: ``-X0``, ``-l1``,
@@ -124,9 +167,10 @@ class Options:
 
 
 def default_systems() -> list[str]:
-    """Every system whose packages are installed, in report order."""
+    """Every system whose packages are installed, in report order (the text systems only
+    when asked for: they need the facts config and, for dense/sparse, a model folder)."""
     missing = set(libraries.unavailable())
-    names = [n for n in ALL_SYSTEMS if n not in missing]
+    names = [n for n in ALL_SYSTEMS if n not in missing and n not in TEXT_SYSTEMS]
     if len(missing) == len(libraries.LIBRARIES):
         names.remove("ensemble")
     return names
@@ -143,7 +187,9 @@ def check_available(systems: list[str]) -> None:
                               "lightgbm; add at least one of them to --systems")
 
 
-def _make(name: str, seed: int, options: Options):
+def _make(name: str, seed: int, options: Options, data: BenchmarkData):
+    if name in TEXT_SYSTEMS:
+        return make_text_system(name, data.facts, options.text)
     if name in libraries.LIBRARIES:
         grid = (options.grids or {}).get(name)
         return BoostedTrees(name, options.feature_set, options.objective, options.selection,
@@ -189,7 +235,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
                 elif refit:
                     baseline = fitted[options.variant(base)].refitted(train, validation)
                 else:
-                    baseline = _make(base, seed, options)
+                    baseline = _make(base, seed, options, data)
                     with limited_threads(options.threads):
                         baseline.fit(train, validation)
                 fitted[name] = baseline
@@ -264,6 +310,20 @@ def run_baselines_on(data: BenchmarkData, out_dir: Path, *, systems: list[str],
     return document
 
 
+def text_options(args: argparse.Namespace) -> TextOptions:
+    """The text systems' options from the command line (checked: one line per bad value)."""
+    for flag, value in (("--batch-size", args.batch_size), ("--chunk-tokens", args.chunk_tokens),
+                        ("--max-chunks", args.max_chunks)):
+        if value is not None and value < 1:
+            raise CourtbenchError(f"{flag} {value}: expected an integer >= 1")
+    cache = args.embedding_cache or Path(args.out).with_name(Path(args.out).name
+                                                             + ".embeddings.sqlite")
+    return TextOptions(text_model=args.text_model, batch_size=args.batch_size,
+                       device=args.device, embedding_cache=cache,
+                       chunk_tokens=args.chunk_tokens, max_chunks=args.max_chunks,
+                       k_grid=args.k_grid or TextOptions().k_grid, progress=True)
+
+
 def run_baselines(args: argparse.Namespace) -> int:
     """CLI entry: ``courtbench baselines ecthr_npd --data DIR --out PRED_DIR [...]``."""
     if args.k < 1:
@@ -282,10 +342,11 @@ def run_baselines(args: argparse.Namespace) -> int:
     check_available(systems)
     options = Options(seeds=tuple(args.seeds or [args.seed]), k=args.k, threads=args.threads,
                       feature_set=args.feature_set, objective=args.objective,
-                      selection=args.selection, refit=args.refit)
+                      selection=args.selection, refit=args.refit, text=text_options(args))
+    check_text_systems(systems, options.text)
     # checked before fitting (minutes) rather than only when writing
     check_replaceable(args.out, kind="predictions folder", is_ours=is_predictions_folder)
-    data = load_benchmark(args.data)
+    data = load_benchmark(args.data, facts=bool(set(systems) & set(TEXT_SYSTEMS)))
     print(f"ecthr_npd baselines on {args.data} "
           f"({', '.join(f'{s} {data.splits[s].num_rows:,}' for s in SPLITS)}):", file=sys.stderr)
     document = run_baselines_on(data, args.out, systems=systems, options=options)

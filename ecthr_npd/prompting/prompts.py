@@ -85,14 +85,17 @@ def _check_kind(kind: str) -> None:
 
 
 def render_messages(kind: str, record: dict[str, Any],
-                    references: Sequence[ReferenceCase] = ()) -> tuple[dict[str, str], ...]:
+                    references: Sequence[ReferenceCase] = (), *,
+                    case_text: str | None = None) -> tuple[dict[str, str], ...]:
     """The chat messages (system, user) of one case.
 
     Args:
         kind: ``zero_shot``, ``cot`` or ``few_shot``.
         record: the case's permitted inputs (one record of ``case_records``).
         references: the few-shot references, nearest first (``few_shot`` only; may be empty
-            when no training case is eligible).
+            when no training case is eligible); always shown serialised.
+        case_text: the case block to show instead of the serialised record (``--input
+            facts``: :func:`ecthr_npd.prompting.facts_input.facts_case_text`).
 
     Raises:
         ValueError: unknown kind, or references given for a kind without references.
@@ -102,7 +105,7 @@ def render_messages(kind: str, record: dict[str, Any],
         raise ValueError(f"prompt kind {kind!r} takes no references; got {len(references)}")
     system = _system_text()
     user = _environment().get_template(USER_TEMPLATES[kind]).render(
-        case=serialise_case(record),
+        case=serialise_case(record) if case_text is None else case_text,
         references=[{"case": serialise_case(r.record), "award": format_eur(r.award_eur)}
                     for r in references])
     return ({"role": "system", "content": system}, {"role": "user", "content": user.strip()})

@@ -3,7 +3,8 @@
 ::
 
     courtbench predict ecthr_npd --data DIR --out preds/llm.csv --base-url URL --model NAME
-        --prompt zero_shot|cot|few_shot|react [--splits validation,test] [--k 5]
+        --prompt zero_shot|cot|few_shot|react [--input serialised|facts|both]
+        [--max-input-words N] [--splits validation,test] [--k 5]
         [--temperature 0 --seed 42 --max-tokens 4096] [--fallback train_median|none]
         [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run] [--overwrite]
 
@@ -17,6 +18,13 @@ the model-input config (:mod:`ecthr_npd.prompting.serialise`) in the ``--prompt`
 (:mod:`ecthr_npd.prompting.prompts`), with ``few_shot`` references retrieved from ``train``
 (:mod:`ecthr_npd.prompting.few_shot_retrieval`). Requests go through :mod:`courtbench.llm` (cache,
 retries, bounded concurrency); answers are parsed by :mod:`ecthr_npd.prompting.parsing`.
+
+``--input facts`` shows the case metadata, the violated articles, the macro covariates and
+the reviewed Facts text of the folder's ``facts`` config instead of the serialised features
+(:mod:`ecthr_npd.prompting.facts_input`; ``--max-input-words N`` cuts longer Facts at a
+paragraph boundary and counts the cut cases); ``--input both`` runs both and writes
+``NAME-serialised.csv`` and ``NAME-facts.csv`` (each with its responses and manifest). The
+manifest records the input kind and the input length in words (mean, median, p95, max).
 
 Failed cases are counted and listed (stdout and manifest): a request that could not be
 completed, an answer without a finite, non-negative award, and an answer cut at
@@ -32,6 +40,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,6 +56,8 @@ from courtbench.llm import (
     run_chat,
 )
 from ecthr_npd.data import BenchmarkData, load_benchmark
+from ecthr_npd.facts import word_count
+from ecthr_npd.prompting.facts_input import INPUT_KINDS, facts_case_text
 from ecthr_npd.prompting.few_shot_retrieval import ReferenceIndex
 from ecthr_npd.prompting.outputs import (
     OutputPaths,
@@ -62,7 +73,7 @@ from ecthr_npd.prompting.prompts import (
     render_messages,
     template_hashes,
 )
-from ecthr_npd.prompting.serialise import case_records
+from ecthr_npd.prompting.serialise import case_records, serialise_case
 from ecthr_npd.versions import package_versions
 
 PREDICTABLE_SPLITS = ("validation", "test")
@@ -93,6 +104,15 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                         help="zero_shot: JSON answer only; cot: five reasoning steps, rationale, "
                              "JSON; few_shot: cot with retrieved earlier training references; "
                              "react: the tool-using agent (ecthr_npd.agent)")
+    parser.add_argument("--input", choices=(*INPUT_KINDS, "both"), default="serialised",
+                        dest="input_kind",
+                        help="serialised: the case's features as text (default); facts: "
+                             "metadata, violated articles, GDP and the reviewed Facts text of "
+                             "the folder's facts config; both: one run each (NAME-serialised."
+                             "csv, NAME-facts.csv)")
+    parser.add_argument("--max-input-words", type=int, default=None, metavar="N",
+                        help="--input facts: cut longer Facts at a paragraph boundary (the cut "
+                             "cases are counted and recorded)")
     parser.add_argument("--splits", default=DEFAULT_SPLITS,
                         help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}; "
                              "`courtbench evaluate ecthr_npd --splits validation,test` needs both)")
@@ -115,6 +135,9 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
 def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
     if args.k < 1:
         raise CourtbenchError(f"--k {args.k}: expected an integer >= 1")
+    if getattr(args, "max_input_words", None) is not None and args.max_input_words < 1:
+        raise CourtbenchError(f"--max-input-words {args.max_input_words}: expected an integer "
+                              ">= 1")
     if args.max_tokens < 1:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected an integer >= 1")
     if not np.isfinite(args.temperature) or args.temperature < 0:
@@ -128,10 +151,23 @@ def generation_params(args: argparse.Namespace) -> dict[str, Any]:
             "max_tokens": int(args.max_tokens)}
 
 
+def case_block(record: dict[str, Any], case_id: str, input_kind: str,
+               facts: dict[str, str] | None, max_words: int | None) -> tuple[str, bool]:
+    """(the case as the prompt shows it, whether its Facts were cut) for ``input_kind``."""
+    if input_kind == "serialised":
+        return serialise_case(record), False
+    if facts is None or case_id not in facts:
+        raise CourtbenchError(f"--input facts: case {case_id} has no facts text; expected a "
+                              "folder built with --facts (or --synthetic)")
+    return facts_case_text(record, facts[case_id], max_words)
+
+
 def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k: int,
-                   params: dict[str, Any]) -> tuple[list, list[dict[str, Any]]]:
+                   params: dict[str, Any], input_kind: str = "serialised",
+                   max_input_words: int | None = None) -> tuple[list, list[dict[str, Any]]]:
     """One :class:`courtbench.llm.ChatRequest` per case of ``splits`` (split order, table
-    order), and per case its bookkeeping (``case_id``, ``split``, reference case ids)."""
+    order), and per case its bookkeeping (``case_id``, ``split``, reference case ids,
+    ``input_words``: words of the case block, ``cut``: its Facts were cut)."""
     train = data.splits["train"]
     index = ReferenceIndex(train, k) if kind == "few_shot" else None
     train_records = case_records(train) if index else []
@@ -142,10 +178,12 @@ def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k
         references = index.references(table) if index else [[] for _ in records]
         for case_id, record, chosen in zip(data.ids(split), records, references, strict=True):
             shown = [ReferenceCase(train_records[r.row], r.award_eur) for r in chosen]
-            messages = render_messages(kind, record, shown)
+            text, cut = case_block(record, case_id, input_kind, data.facts, max_input_words)
+            messages = render_messages(kind, record, shown, case_text=text)
             requests.append(ChatRequest(id=case_id, messages=messages, params=dict(params)))
             cases.append({"case_id": case_id, "split": split,
-                          "references": [r.case_id for r in chosen]})
+                          "references": [r.case_id for r in chosen],
+                          "input_words": word_count(text), "cut": cut})
     return requests, cases
 
 
@@ -218,12 +256,24 @@ def _summary_lines(counts: Counter, failures: list[dict], *, n_cases: int, fallb
     return lines
 
 
+def input_record(input_kind: str, max_input_words: int | None,
+                 cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The manifest's ``prompt.input``: kind, cut limit and count, words per case block."""
+    words = np.array([c["input_words"] for c in cases], dtype=np.float64)
+    lengths = ({"mean": float(words.mean()), "median": float(np.median(words)),
+                "p95": float(np.percentile(words, 95)), "max": float(words.max())}
+               if words.size else {})
+    return {"kind": input_kind, "max_input_words": max_input_words,
+            "cut_cases": sum(c["cut"] for c in cases), "words": lengths}
+
+
 def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, ...],
               config, params: dict[str, Any], summary, counts: Counter, failures: list[dict],
-              fallback_value: float) -> dict[str, Any]:
+              fallback_value: float, input_info: dict[str, Any]) -> dict[str, Any]:
     """The run's manifest: what was run (data, endpoint, prompt, parameters) and what came
     of it (counts, failures, usage, versions)."""
-    prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt)}
+    prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt),
+              "input": input_info}
     if args.prompt == "few_shot":
         prompt.update(k=args.k, reference_pool="train")
     return {
@@ -251,32 +301,51 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
 
 
 def predict(args: argparse.Namespace) -> int:
-    """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring)."""
+    """CLI entry of ``courtbench predict ecthr_npd`` (see the module docstring); ``--input
+    both`` runs the serialised and the facts input one after the other."""
+    input_kind = getattr(args, "input_kind", "serialised")
+    if input_kind != "both":
+        return _predict_one(args, input_kind, Path(args.out))
+    status = 0
+    for kind in INPUT_KINDS:
+        out = Path(args.out).with_name(f"{Path(args.out).stem}-{kind}{Path(args.out).suffix}")
+        status = max(status, _predict_one(args, kind, out))
+    return status
+
+
+def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
+    """One run of ``courtbench predict ecthr_npd`` with ``input_kind`` into ``out``."""
     splits = _check_arguments(args)
     if args.prompt == REACT:
         from ecthr_npd.agent.run import predict_react
 
         return predict_react(args, splits, generation_params(args))
-    paths = OutputPaths.for_out(args.out)
+    max_words = getattr(args, "max_input_words", None)
+    paths = OutputPaths.for_out(out)
     config = endpoint_from_args(args, default_cache=paths.default_cache)
     check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
                       inputs=[config.cache_path, args.data])
-    data = load_benchmark(args.data)
+    data = load_benchmark(args.data, facts=input_kind == "facts")
     params = generation_params(args)
-    requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params)
+    requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params,
+                                     input_kind=input_kind, max_input_words=max_words)
+    input_info = input_record(input_kind, max_words, cases)
+    if input_info["cut_cases"]:
+        print(f"--max-input-words {max_words}: the Facts of {input_info['cut_cases']:,} case(s) "
+              "were cut at a paragraph boundary", file=sys.stderr)
     if getattr(args, "dry_run", False):
         print(dry_run_text(requests, config))
         return 0
     fallback_value = float(np.median(data.target("train")))
     print(f"ecthr_npd predict: {len(requests):,} cases ("
           + ", ".join(f"{s} {data.splits[s].num_rows:,}" for s in splits)
-          + f"), prompt {args.prompt}, model {config.model} at {endpoint_host(config.base_url)}",
+          + f"), prompt {args.prompt}, input {input_kind}, model {config.model} at {endpoint_host(config.base_url)}",
           file=sys.stderr)
     summary = run_chat(requests, config, desc=f"ecthr_npd {args.prompt}")
     rows, records, failures, counts = collect(cases, summary.results, fallback=args.fallback,
                                               fallback_value=fallback_value)
     manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
-                         fallback_value)
+                         fallback_value, input_info)
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
     for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
