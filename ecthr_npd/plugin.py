@@ -23,6 +23,7 @@ from ecthr_npd.leaderboard import leaderboard_records, rescore_report
 from ecthr_npd.metric_example import run_metric_example
 from ecthr_npd.prompting.run import add_predict_arguments, predict
 from ecthr_npd.synthetic import DEFAULT_ROWS
+from ecthr_npd.training.run import add_train_arguments, train
 from ecthr_npd.views import ID_SIZE
 
 #: Fewest synthetic cases ecthr_npd.synthetic.generate accepts (one per split).
@@ -101,6 +102,8 @@ PLUGIN = DatasetPlugin(
     metric_example=run_metric_example,
     add_predict_arguments=add_predict_arguments,
     predict=predict,
+    add_train_arguments=add_train_arguments,
+    train=train,
     package="ecthr_npd",
     rescore_report=rescore_report,
     leaderboard_records=leaderboard_records,
