@@ -31,6 +31,7 @@ from slds.judge import add_judge_arguments, judge
 from slds.leaderboard import leaderboard_records, rescore_report
 from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
+from slds.training.run import add_train_arguments, train
 
 _DEFAULTS = SplitBoundaries()
 #: Fewest synthetic decisions that fill every split (see slds.synthetic.generate_wide_rows).
@@ -110,6 +111,8 @@ PLUGIN = DatasetPlugin(
     generate=generate,
     add_judge_arguments=add_judge_arguments,
     judge=judge,
+    add_train_arguments=add_train_arguments,
+    train=train,
     demo=run_demo,
     package="slds",
     rescore_report=rescore_report,

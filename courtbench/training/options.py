@@ -21,6 +21,7 @@ from courtbench.errors import CourtbenchError
 PRECISIONS = ("auto", "bf16", "fp16", "fp32")
 OPTIMIZERS = ("adamw", "adamw-8bit")
 SCHEDULERS = ("linear", "cosine", "constant_with_warmup")
+_SAID: set[str] = set()  # fallback notes already printed by this process
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ def training_arguments(args: argparse.Namespace, output_dir: str, *, metric: str
 
     chosen = precision(args.precision)
     optim, note = optimizer(args.optimizer)
-    if note:
+    if note and note not in _SAID:
+        _SAID.add(note)
         print(f"courtbench train: {note}", file=sys.stderr)
     strategy = "steps" if args.eval_steps else "epoch"
     values = dict(
