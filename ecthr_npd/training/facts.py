@@ -23,6 +23,16 @@ def facts_path(folder: Path, split: str) -> Path:
     return Path(folder) / "data" / FACTS_CONFIG / f"{split}.parquet"
 
 
+def check_facts(folder: Path, splits: tuple[str, ...] = ("train", "validation", "test")) -> None:
+    """CourtbenchError when a split's facts file is missing (checked before any work)."""
+    for split in splits:
+        path = facts_path(folder, split)
+        if not path.is_file():
+            raise CourtbenchError(f"--data {folder}: no Facts text ({path.relative_to(folder)} "
+                                  "is missing); the text encoders read the 'facts' config, so "
+                                  "build the folder with the reviewed Facts records")
+
+
 def read_facts(folder: Path, split: str, case_ids: list[str]) -> list[str]:
     """The Facts text of each of ``case_ids`` (the split's cases, in that order).
 
@@ -30,11 +40,8 @@ def read_facts(folder: Path, split: str, case_ids: list[str]) -> list[str]:
         CourtbenchError: no facts config, an unreadable file, a missing column, an empty or
             duplicated text row, or a case of the split without a text (the first few named).
     """
+    check_facts(folder, (split,))
     path = facts_path(folder, split)
-    if not path.is_file():
-        raise CourtbenchError(f"--data {folder}: no Facts text ({path.relative_to(folder)} is "
-                              "missing); the text encoders read the 'facts' config, so build the "
-                              "folder with the reviewed Facts records")
     try:
         table = pq.read_table(path, columns=[ID_COLUMN, TEXT_COLUMN])
     except (OSError, ValueError, KeyError) as error:

@@ -30,6 +30,7 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import refuse_inputs_inside
 from courtbench.training import extra, options, run_folder
 from courtbench.training.manifest import device_info, folder_hash, library_versions
+from ecthr_npd.training.facts import check_facts
 
 ARCHS = {"modernbert": (8192, 1), "longformer": (4096, 2)}
 DEFAULTS = options.Defaults(learning_rate=2e-5, epochs=3, effective_batch=16, warmup=0.06,
@@ -74,6 +75,7 @@ def _check(args: argparse.Namespace) -> None:
                               "'-', '_' or '+'")
     options.check(args)
     refuse_inputs_inside(args.out, [("--text-model", args.text_model)])
+    check_facts(args.data)
 
 
 def train(args: argparse.Namespace) -> int:
