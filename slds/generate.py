@@ -121,7 +121,7 @@ def build_messages(prompts: Prompts, decision: str, headnote_language: str,
 # Options, data, requests
 
 
-def _check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig | None]:
+def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig | None]:
     """Everything that can be checked before loading data; returns configs, prompts, endpoint
     (``None`` with ``--local-model``)."""
     if args.config != "all" and args.config not in CONFIG_NAMES:
@@ -247,11 +247,9 @@ def manifest_document(args, configs, prompts, model: dict, params, counts, summa
 
 def generate(args: argparse.Namespace) -> int:
     """CLI entry point; returns 0 when every request completed, 1 otherwise."""
-    configs, prompts, config = _check_options(args)
-    if config is None:
-        from slds.local_generation import generate_local
-
-        return generate_local(args, configs, prompts)
+    configs, prompts, config = check_options(args)
+    if config is None:  # the plugin sends --local-model runs to slds.local_generation
+        raise CourtbenchError("--local-model: run through `courtbench generate slds`")
     params = {"temperature": args.temperature, "top_p": args.top_p, "seed": args.seed,
               "max_tokens": args.max_tokens}
     samples, requests, cut_counts = build_requests(args.data, configs, args.split, args.shots,

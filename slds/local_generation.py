@@ -27,6 +27,7 @@ from slds.generate import (
     OUTPUT_KIND,
     Prompts,
     build_requests,
+    check_options,
     manifest_document,
     output_lines,
     render_user,
@@ -98,6 +99,17 @@ def _token_prompts(tokenizer, prompts: Prompts, samples, requests, budget: int):
         encoded.append(ids)
         cut += was_cut
     return encoded, cut
+
+
+def generate(args: argparse.Namespace) -> int:
+    """The ``courtbench generate slds`` entry point: ``--local-model`` runs here, everything
+    else goes to the endpoint path (:func:`slds.generate.generate`)."""
+    if args.local_model is None:
+        from slds import generate as endpoint
+
+        return endpoint.generate(args)
+    configs, prompts, _ = check_options(args)
+    return generate_local(args, configs, prompts)
 
 
 def generate_local(args: argparse.Namespace, configs: list[str], prompts: Prompts) -> int:

@@ -26,9 +26,10 @@ from slds.build import (
 from slds.card_properties import default_num_proc
 from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
-from slds.generate import add_generate_arguments, generate
+from slds.generate import add_generate_arguments
 from slds.judge import add_judge_arguments, judge
 from slds.leaderboard import leaderboard_records, rescore_report
+from slds.local_generation import generate
 from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
 from slds.training.run import add_train_arguments, train
