@@ -28,11 +28,12 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet -e '.[plots]'
 	touch $@
 
-# Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM) and the
-# Spaces' Gradio included, so that CI runs their tests.
+# Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM), the
+# Spaces' Gradio and the training stack (train: transformers, peft, accelerate) included, so
+# that CI runs their tests; torch is installed first, so the train extra keeps the CPU build.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,train]'
 	touch $@
 
 demo: $(VENV)/.installed-demo
