@@ -33,7 +33,7 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 # that CI runs their tests; torch is installed first, so the train extra keeps the CPU build.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,train]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,train]' '$(TORCH_PIN)'
 	touch $@
 
 demo: $(VENV)/.installed-demo

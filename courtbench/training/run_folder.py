@@ -44,8 +44,15 @@ def record_files(folder: Path) -> None:
     write_text(folder / MARKER, json.dumps(marker, indent=2, sort_keys=True) + "\n")
 
 
+def is_main_process() -> bool:
+    """False in the other processes of an ``accelerate launch`` / ``torchrun`` run (``RANK`` >
+    0): only the main process prepares the run folder and writes outside the Trainer."""
+    return os.environ.get("RANK", "0") == "0"
+
+
 def prepare(out: Path, *, resume: bool) -> bool:
     """Make ``out`` ready for a run; returns True when an earlier run's folder is continued.
+    Only the main process touches the folder (:func:`is_main_process`).
 
     Raises:
         CourtbenchError: ``--resume`` on a folder courtbench did not start as a training run,
@@ -58,10 +65,12 @@ def prepare(out: Path, *, resume: bool) -> bool:
             raise CourtbenchError(f"--resume: --out {out} is not a run folder that "
                                   "`courtbench train` started; start without --resume")
         return True
+    if not is_main_process():
+        return False
     check_replaceable(out, kind=RUN_KIND)
     if out.exists():
         shutil.rmtree(out)
-    out.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
     record_files(out)
     return False
 
