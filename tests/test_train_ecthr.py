@@ -60,6 +60,7 @@ def full_run(built) -> Path:
 
 def test_loss_falls_and_predictions_pass_evaluate(built, full_run, capsys):
     manifest = json.loads((full_run / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
     losses = [entry["loss"] for entry in manifest["log_history"] if "loss" in entry]
     assert np.mean(losses[-2:]) < np.mean(losses[:2])
     assert manifest["selected_checkpoint"].startswith("checkpoints/checkpoint-")
@@ -125,7 +126,8 @@ def test_a_killed_run_resumes_to_the_same_weights(built, full_run, tmp_path):
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert process.returncode == -signal.SIGKILL, "the run ended before it could be killed"
-    assert not (out / "manifest.json").exists()
+    assert json.loads((out / "manifest.json").read_text())["status"] == "running"
+    assert main(_args(built, out, "--resume", "--learning-rate", "1e-3")) == 1  # other options
     assert main(_args(built, out, "--resume")) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["resumed_from"] in ("checkpoint-10", "checkpoint-15")

@@ -24,6 +24,8 @@ from courtbench.jsonio import dumps_strict
 
 RUN_KIND = "training run"
 MANIFEST = "manifest.json"
+#: Options a resumed run may change (they do not change what is computed).
+FREE_ON_RESUME = ("resume", "threads")
 
 
 def _entries(folder: Path) -> list[str]:
@@ -50,13 +52,30 @@ def is_main_process() -> bool:
     return os.environ.get("RANK", "0") == "0"
 
 
-def prepare(out: Path, *, resume: bool) -> bool:
+def _check_same_options(out: Path, options: dict) -> None:
+    """Refuse to resume with options other than the first run's (its running manifest)."""
+    try:
+        first = json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("options", {})
+    except (OSError, ValueError, AttributeError):
+        return  # no readable record: the checkpoints alone decide
+    options = json.loads(json.dumps(options))  # tuples as lists, as the record holds them
+    changed = sorted(key for key in set(first) | set(options) if key not in FREE_ON_RESUME
+                     and first.get(key) != options.get(key))
+    if changed:
+        raise CourtbenchError(f"--resume: {', '.join('--' + k.replace('_', '-') for k in changed)} "
+                              f"differ from the run in {out}; resume with the same options "
+                              "(or start a new run without --resume)")
+
+
+def prepare(out: Path, *, resume: bool, options: dict | None = None) -> bool:
     """Make ``out`` ready for a run; returns True when an earlier run's folder is continued.
-    Only the main process touches the folder (:func:`is_main_process`).
+    A new run records ``options`` in a running manifest, which ``--resume`` compares with its
+    own. Only the main process touches the folder (:func:`is_main_process`).
 
     Raises:
-        CourtbenchError: ``--resume`` on a folder courtbench did not start as a training run,
-            or a new run over a folder that is not a replaceable training run.
+        CourtbenchError: ``--resume`` on a folder courtbench did not start as a training run
+            or with other options, or a new run over a folder that is not a replaceable
+            training run.
     """
     out = Path(out)
     if resume:
@@ -64,6 +83,8 @@ def prepare(out: Path, *, resume: bool) -> bool:
         if marker is None or marker.get("kind") != RUN_KIND:
             raise CourtbenchError(f"--resume: --out {out} is not a run folder that "
                                   "`courtbench train` started; start without --resume")
+        if options is not None:
+            _check_same_options(out, options)
         return True
     if not is_main_process():
         return False
@@ -71,7 +92,7 @@ def prepare(out: Path, *, resume: bool) -> bool:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
-    record_files(out)
+    write_manifest(out, {"status": "running", "options": options or {}})
     return False
 
 

@@ -86,7 +86,7 @@ def train(args: argparse.Namespace) -> int:
     from courtbench.training.callbacks import ProgressBar, RecordCheckpoints
     from ecthr_npd.training import recipe
 
-    run_folder.prepare(args.out, resume=args.resume)
+    run_folder.prepare(args.out, resume=args.resume, options=options.recorded(args))
     if args.threads:
         import torch
 
@@ -115,7 +115,7 @@ def _manifest(args, prepared, trainer, trained, model_hash, seconds) -> dict:
 
     state = trainer.state
     return {
-        "dataset": "ecthr_npd", "recipe": "facts-text encoder regression (paper Table 22)",
+        "status": "complete", "dataset": "ecthr_npd", "recipe": "facts-text encoder regression (paper Table 22)",
         "system": args.system_name, "options": options.recorded(args),
         "resolved": {"precision": options.precision(args.precision),
                      "optimizer": trainer.args.optim.value if hasattr(trainer.args.optim, "value")

@@ -132,7 +132,7 @@ def train(args: argparse.Namespace) -> int:
 
     prompts = load_prompts(args.system_prompt, args.user_prompt)
     model_hash = folder_hash(args.base_model, "--base-model")
-    run_folder.prepare(args.out, resume=args.resume)
+    run_folder.prepare(args.out, resume=args.resume, options=options.recorded(args))
     started = time.perf_counter()
     if args.threads:
         import torch
@@ -181,7 +181,7 @@ def _manifest(args, prompts, result: dict, model_hash: dict, seconds: float) -> 
 
     state = result["state"]
     return {
-        "dataset": "slds", "recipe": "LoRA headnote fine-tuning (paper Appendix G), zero-shot prompt",
+        "status": "complete", "dataset": "slds", "recipe": "LoRA headnote fine-tuning (paper Appendix G), zero-shot prompt",
         "options": options.recorded(args), "seed": args.seed,
         "resolved": {"precision": result["precision"], "optimizer": result["optimizer"],
                      "gradient_accumulation_steps": result["accumulation"],
