@@ -89,6 +89,12 @@ def test_sweep_train_generate_evaluate(built, capsys):
                  "--out", str(built["root"] / "report"), "--resamples", "20"]) == 0, \
         capsys.readouterr().err
 
+    # a resumed run reads the finished sweep and continues from the last final checkpoint
+    assert _train(built, out, "--lr-sweep", "1e-4,2e-2", "--sweep-steps", "3",
+                  "--max-steps", "12", "--eval-steps", "6", "--resume") == 0
+    resumed = json.loads((out / "manifest.json").read_text())
+    assert resumed["lr_sweep"] == sweep and resumed["resumed_from"] == "checkpoint-12"
+
 
 def test_adapter_folder_generates_through_peft(built, tmp_path):
     out = tmp_path / "adapter_run"
