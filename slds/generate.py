@@ -140,6 +140,9 @@ def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoin
     prompts = load_prompts(args.system_prompt, args.user_prompt)
     configs = list(CONFIG_NAMES) if args.config == "all" else [args.config]
     if args.local_model is not None:
+        if args.base_url is not None or args.model is not None:
+            raise CourtbenchError("--local-model runs the model here: give it without "
+                                  "--base-url / --model (those name an endpoint)")
         return configs, prompts, None
     if args.base_url is None or args.model is None:
         raise CourtbenchError("--base-url and --model are required (or --local-model PATH for "

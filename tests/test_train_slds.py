@@ -140,6 +140,13 @@ def test_lora_targets_and_bad_options(built, tmp_path, capsys):
         code = _train(built, tmp_path / "bad", *extra)
         err = capsys.readouterr().err
         assert code == 1 and message in err and "Traceback" not in err, err
+    generate = ["generate", "slds", "--data", str(built["data"]), "--config", "de_de",
+                "--out", str(tmp_path / "g.jsonl")]
+    for extra, message in [([], "--base-url and --model are required (or --local-model"),
+                           (["--local-model", str(built["model"]), "--model", "m"],
+                            "give it without --base-url / --model")]:
+        assert main([*generate, *extra]) == 1
+        assert message in capsys.readouterr().err
     with pytest.raises(SystemExit):
         _train(built, tmp_path / "bad", "--lr-sweep", "fast")
     assert "--lr-sweep 'fast': expected positive rates" in capsys.readouterr().err
