@@ -169,10 +169,17 @@ def training_arguments(args: argparse.Namespace, output_dir: str, *, metric: str
         greater_is_better=greater_is_better, save_total_limit=args.save_total_limit,
         logging_steps=args.logging_steps, report_to="none", disable_tqdm=True,
         remove_unused_columns=False, dataloader_num_workers=0,
-        dataloader_pin_memory=torch.cuda.is_available())
+        dataloader_pin_memory=torch.cuda.is_available(),
+        ddp_find_unused_parameters=False)  # every parameter takes part in each step
+    if not torch.cuda.is_available() and not torch.backends.mps.is_available():
+        values["use_cpu"] = True  # CPU: bf16 autocast there, gloo under torchrun
     values.update(_checkpointing(args.gradient_checkpointing))
     values.update(overrides)
-    return TrainingArguments(**values)
+    try:
+        return TrainingArguments(**values)
+    except ValueError as error:
+        raise CourtbenchError(f"these training options do not work together here: "
+                              f"{str(error).splitlines()[0]}") from None
 
 
 def _checkpointing(enabled: bool) -> dict[str, Any]:

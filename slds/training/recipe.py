@@ -129,8 +129,8 @@ def sweep(args, examples: Examples, tokenizer, precision: str, callbacks) -> dic
         if trainer.is_world_process_zero():
             write_text(done, json.dumps(result, indent=2, sort_keys=True) + "\n")
             record_files(Path(args.out))
-        print(f"sweep: learning rate {rate:g} → validation loss {result['eval_loss']:.4f}",
-              file=sys.stderr)
+            print(f"sweep: learning rate {rate:g} → validation loss {result['eval_loss']:.4f}",
+                  file=sys.stderr)
     chosen = min(results.values(), key=lambda r: (r["eval_loss"], r["learning_rate"]))
     return {"results": results, "chosen": chosen["learning_rate"], "steps": args.sweep_steps,
             "criterion": "validation loss after the sweep steps"}
