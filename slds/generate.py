@@ -10,6 +10,8 @@ Output: ``--out preds.jsonl``, one line per sample (``sample_id``, ``config``,
 generations included and counted, plus ``preds.manifest.json`` (model, endpoint host,
 parameters, template sha256, counts, usage, courtbench version). The file goes straight into
 ``courtbench evaluate slds --predictions``. Exit status 1 when any request failed.
+``--local-model PATH`` generates with transformers instead of an endpoint, into the same file
+and manifest (:mod:`slds.local_generation`).
 """
 
 from __future__ import annotations
