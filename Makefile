@@ -31,11 +31,12 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	touch $@
 
 # Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM), the text
-# systems (bm25s; torch + transformers for dense/sparse) and the Spaces' Gradio included, so
-# that CI runs their tests.
+# systems (bm25s; torch + transformers for dense/sparse), the Spaces' Gradio and the training
+# stack (train: transformers, peft, accelerate) included, so that CI runs their tests; the torch
+# pin is repeated so that no extra replaces the CPU build.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,text,embeddings]'
+	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train]' '$(TORCH_PIN)'
 	touch $@
 
 demo: $(VENV)/.installed-demo

@@ -76,6 +76,9 @@ class DatasetPlugin:
             predictions).
         add_predict_arguments / predict: ``courtbench predict NAME`` (a model's predictions
             over an endpoint, written where ``courtbench evaluate NAME`` reads them).
+        add_train_arguments / train: ``courtbench train NAME`` (fine-tune the dataset's
+            reference system with :mod:`courtbench.training`; its outputs go to
+            ``courtbench evaluate NAME`` or ``courtbench generate NAME``).
         demo: runs the dataset's part of ``courtbench demo`` into a folder, with a size
             scale in (0, 1]; returns a short text summary to print.
         metric_example: the last part of ``courtbench demo``: scores a generated example
@@ -110,6 +113,8 @@ class DatasetPlugin:
     judge: ArgsRunner | None = None
     add_predict_arguments: ArgumentAdder | None = None
     predict: ArgsRunner | None = None
+    add_train_arguments: ArgumentAdder | None = None
+    train: ArgsRunner | None = None
     demo: Callable[[Path, float], str] | None = None
     metric_example: Callable[[Path, int], str] | None = None
     package: str | None = None

@@ -10,6 +10,8 @@ Output: ``--out preds.jsonl``, one line per sample (``sample_id``, ``config``,
 generations included and counted, plus ``preds.manifest.json`` (model, endpoint host,
 parameters, template sha256, counts, usage, courtbench version). The file goes straight into
 ``courtbench evaluate slds --predictions``. Exit status 1 when any request failed.
+``--local-model PATH`` generates with transformers instead of an endpoint, into the same file
+and manifest (:mod:`slds.local_generation`).
 """
 
 from __future__ import annotations
@@ -121,8 +123,9 @@ def build_messages(prompts: Prompts, decision: str, headnote_language: str,
 # Options, data, requests
 
 
-def _check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig]:
-    """Everything that can be checked before loading data; returns configs, prompts, endpoint."""
+def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig | None]:
+    """Everything that can be checked before loading data; returns configs, prompts, endpoint
+    (``None`` with ``--local-model``)."""
     if args.config != "all" and args.config not in CONFIG_NAMES:
         raise CourtbenchError(f"--config {args.config!r}: expected one of "
                               f"{', '.join(CONFIG_NAMES)} or all")
@@ -137,13 +140,21 @@ def _check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoi
         check_output_file(args.out, kind=OUTPUT_KIND, overwrite=args.overwrite,
                           suffixes=(".jsonl",))
     prompts = load_prompts(args.system_prompt, args.user_prompt)
+    configs = list(CONFIG_NAMES) if args.config == "all" else [args.config]
+    if args.local_model is not None:
+        if args.base_url is not None or args.model is not None:
+            raise CourtbenchError("--local-model runs the model here: give it without "
+                                  "--base-url / --model (those name an endpoint)")
+        return configs, prompts, None
+    if args.base_url is None or args.model is None:
+        raise CourtbenchError("--base-url and --model are required (or --local-model PATH for "
+                              "a local transformers model)")
     config = endpoint_from_args(args, default_cache=args.out.with_name(args.out.stem + ".llm-cache.sqlite"))
     if config.cache_path is not None and not args.dry_run:
         try:
             ResponseCache(config.cache_path).close()
         except ValueError as error:
             raise CourtbenchError(f"--cache: {error}") from None
-    configs = list(CONFIG_NAMES) if args.config == "all" else [args.config]
     return configs, prompts, config
 
 
@@ -166,6 +177,7 @@ class Sample:
     sample_id: object
     config: str
     cut: bool
+    decision: str = ""  # the decision as sent (a local model may cut it further, in tokens)
 
 
 def build_requests(data: Path, configs: list[str], split: str, shots: int, prompts: Prompts,
@@ -192,7 +204,7 @@ def build_requests(data: Path, configs: list[str], split: str, shots: int, promp
         for sample_id, text in rows:
             decision, cut = cut_decision(text, max_input_chars)
             counts["cut_decisions"] += cut
-            samples.append(Sample(sample_id, config, cut))
+            samples.append(Sample(sample_id, config, cut, decision))
             requests.append(ChatRequest(str(sample_id), build_messages(
                 prompts, decision, headnote_language, example), dict(params)))
     return samples, requests, counts
@@ -221,11 +233,13 @@ def output_lines(samples: list[Sample], results: list) -> tuple[bytes, dict]:
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b"", counts
 
 
-def _manifest(args, configs, prompts, config, params, counts, summary) -> dict:
+def manifest_document(args, configs, prompts, model: dict, params, counts, summary) -> dict:
+    """The manifest beside a generation file; ``model`` says what generated (endpoint model
+    and host, or the local model folder and its hash)."""
     return {
         "courtbench_version": __version__,
         "dataset": "slds", "data": str(args.data), "split": args.split, "configs": configs,
-        "shots": args.shots, **manifest_endpoint(config), "parameters": params,
+        "shots": args.shots, **model, "parameters": params,
         "max_input_chars": args.max_input_chars,
         "prompts": {**prompts.hashes(),
                     "system_prompt_file": str(args.system_prompt) if args.system_prompt else "packaged",
@@ -238,7 +252,9 @@ def _manifest(args, configs, prompts, config, params, counts, summary) -> dict:
 
 def generate(args: argparse.Namespace) -> int:
     """CLI entry point; returns 0 when every request completed, 1 otherwise."""
-    configs, prompts, config = _check_options(args)
+    configs, prompts, config = check_options(args)
+    if config is None:  # the plugin sends --local-model runs to slds.local_generation
+        raise CourtbenchError("--local-model: run through `courtbench generate slds`")
     params = {"temperature": args.temperature, "top_p": args.top_p, "seed": args.seed,
               "max_tokens": args.max_tokens}
     samples, requests, cut_counts = build_requests(args.data, configs, args.split, args.shots,
@@ -252,8 +268,9 @@ def generate(args: argparse.Namespace) -> int:
     summary = run_chat(requests, config, desc=f"slds generate ({args.config})")
     data, counts = output_lines(samples, summary.results)
     counts.update(cut_counts)
-    manifest = write_output_file(args.out, data, _manifest(args, configs, prompts, config, params,
-                                                           counts, summary), kind=OUTPUT_KIND)
+    manifest = write_output_file(args.out, data, manifest_document(
+        args, configs, prompts, manifest_endpoint(config), params, counts, summary),
+        kind=OUTPUT_KIND)
     print(f"{len(samples)} headnotes → {args.out} ({counts['ok']} ok, {counts['empty']} empty, "
           f"{counts['failed']} failed; {summary.cached} from cache, {summary.sent} sent; "
           f"{counts['cut_decisions']} decisions cut at {args.max_input_chars} characters; "
@@ -290,3 +307,10 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replace the packaged system prompt")
     parser.add_argument("--user-prompt", type=Path, metavar="FILE",
                         help="replace the packaged user template ({decision}, {language})")
+    local = parser.add_argument_group("local model (instead of an endpoint; train extra)")
+    local.add_argument("--local-model", type=Path, metavar="PATH",
+                       help="generate with transformers from a local model folder (e.g. the "
+                            "model/ of `courtbench train slds`) on CPU or GPU, no server")
+    local.add_argument("--max-model-len", type=int, default=8192, metavar="N",
+                       help="--local-model: prompt + new tokens (default 8,192); longer "
+                            "decisions are cut in tokens")

@@ -566,6 +566,8 @@ def _bad_invocations(tmp: Path, ecthr_built: Path, slds_built: Path) -> list[lis
          "http://127.0.0.1:9", "--model", "m", "--out", tmp / "p.csv"],
         ["submit", missing, "--repo-id", "org/x", "--dry-run"],
         ["leaderboard", "check", missing],
+        ["train", "ecthr_npd", "--data", missing, "--text-model", missing / "model",
+         "--arch", "modernbert", "--out", tmp / "run"],
     ]
 
 

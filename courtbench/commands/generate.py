@@ -23,7 +23,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="predictions file; a manifest is written beside it")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace an existing --out that courtbench did not write")
-    add_endpoint_arguments(parser)
+    # not required: a plugin may offer a local model instead (it checks them)
+    add_endpoint_arguments(parser, required=False)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

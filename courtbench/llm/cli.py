@@ -13,14 +13,17 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 
 
 def add_endpoint_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8,
-                           timeout: float = 120.0, max_retries: int = 6) -> None:
+                           timeout: float = 120.0, max_retries: int = 6,
+                           required: bool = True) -> None:
     """Add ``--base-url --model --api-key-env --concurrency --timeout --max-retries --cache
-    --dry-run`` to ``parser`` (the defaults given here are the runner's)."""
+    --dry-run`` to ``parser`` (the defaults given here are the runner's). ``required=False``:
+    ``--base-url`` / ``--model`` may be left out (a command that can also run a local model
+    checks them itself)."""
     group = parser.add_argument_group("endpoint (any OpenAI-compatible chat-completions API)")
-    group.add_argument("--base-url", required=True, metavar="URL",
+    group.add_argument("--base-url", required=required, metavar="URL",
                        help="e.g. http://127.0.0.1:8000/v1 (vLLM), http://127.0.0.1:11434/v1 "
                             "(Ollama), https://api.openai.com/v1")
-    group.add_argument("--model", required=True, metavar="NAME", help="model name at the endpoint")
+    group.add_argument("--model", required=required, metavar="NAME", help="model name at the endpoint")
     group.add_argument("--api-key-env", metavar="VAR", default=None,
                        help=f"environment variable holding the API key (default {DEFAULT_API_KEY_ENV}"
                             " if set, else no key); the key is never written anywhere")

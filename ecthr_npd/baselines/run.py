@@ -16,7 +16,6 @@ train+validation refits, ``.seedS`` for every seed after the first of ``--seeds`
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
 from dataclasses import dataclass
@@ -26,14 +25,13 @@ from typing import Any
 import numpy as np
 
 from courtbench.errors import CourtbenchError
-from courtbench.hub.atomic import MARKER, atomic_output_dir, check_replaceable
-from courtbench.jsonio import dumps_strict
-from ecthr_npd import schema
+from courtbench.hub.atomic import check_replaceable
 from ecthr_npd.baselines import ALL_SYSTEMS, TEXT_SYSTEMS, TREE_SYSTEMS, make_baseline
 from ecthr_npd.baselines import boosting_libraries as libraries
 from ecthr_npd.baselines.base import limited_threads
 from ecthr_npd.baselines.boosting_systems import FEATURE_SET_NAMES, BoostedTrees
 from ecthr_npd.baselines.ensemble import MedianEnsemble
+from ecthr_npd.baselines.prediction_files import is_predictions_folder, write_predictions
 from ecthr_npd.baselines.selection import SELECTIONS
 from ecthr_npd.baselines.text_systems import (
     TextOptions,
@@ -263,36 +261,6 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
                     print(f"  {name + suffix:<28} fit {done_fit - start:6.1f} s, predict "
                           f"{done - done_fit:5.1f} s", file=sys.stderr, flush=True)
     return predictions, settings
-
-
-def is_predictions_folder(folder: Path) -> bool:
-    """True when ``folder`` is a predictions folder written by this command."""
-    return (folder / "settings.json").is_file()
-
-
-def write_predictions(out_dir: Path, ids: list[str], predictions: dict[str, np.ndarray],
-                      settings: dict[str, Any]) -> list[Path]:
-    """Write ``<system>.csv`` per system and ``settings.json`` into ``out_dir`` (atomic)."""
-    with atomic_output_dir(out_dir, kind="predictions folder",
-                           is_ours=is_predictions_folder) as tmp:
-        for name, values in predictions.items():
-            with open(tmp / f"{name}.csv", "w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle, lineterminator="\n")
-                writer.writerow([schema.ID_COLUMN, schema.PREDICTION_COLUMN])
-                writer.writerows(zip(ids, (repr(float(v)) for v in values), strict=True))
-        (tmp / "settings.json").write_text(dumps_strict(settings, what="settings.json",
-                                                        indent=2, sort_keys=True,
-                                                        default=_json_default) + "\n",
-                                           encoding="utf-8")
-    return sorted(p for p in Path(out_dir).iterdir() if p.name != MARKER)
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
 
 def run_baselines_on(data: BenchmarkData, out_dir: Path, *, systems: list[str],
