@@ -27,8 +27,8 @@ SCORES = ("zero_f1", "zero_precision", "zero_recall")
 def test_matches_sklearn_with_zero_class_positive(pair, threshold):
     predictions, references = pair
     result = zero_f1(predictions=predictions, references=references, zero_threshold=threshold)
-    true_zero = [r < threshold for r in references]
-    pred_zero = [p < threshold for p in predictions]
+    true_zero = [r <= threshold for r in references]
+    pred_zero = [p <= threshold for p in predictions]
     options = {"pos_label": True, "zero_division": 0.0}
     assert result["zero_f1"] == pytest.approx(f1_score(true_zero, pred_zero, **options))
     assert result["zero_precision"] == pytest.approx(
