@@ -208,7 +208,11 @@ def judge(args: argparse.Namespace) -> int:
     settings = _settings(args)
     dataset = read_split(args.data, args.split, config=args.config, columns=REQUIRED_COLUMNS)
     ids = list(dataset["sample_id"])
-    predictions = read_predictions(args.predictions, "sample_id", "prediction", ids, _text_prediction)
+    # a file covering other pairs too (e.g. of `baselines slds` or `generate --config all`):
+    # the rows of the other pairs are skipped, those of --config must all be there
+    others = set(read_split(args.data, args.split)["sample_id"]) - set(ids)
+    predictions = read_predictions(args.predictions, "sample_id", "prediction", ids,
+                                   _text_prediction, ignored_ids=others)
     if args.dry_run:
         return _dry_run(settings, dataset, predictions)
     result = judge_rows(list(dataset["headnote"]), list(dataset["headnote_language"]),

@@ -39,6 +39,7 @@ from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.llm import (
     ChatRequest,
+    decoding_from_args,
     dry_run_text,
     endpoint_from_args,
     endpoint_host,
@@ -91,8 +92,8 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                         help="zero_shot: JSON answer only; cot: five reasoning steps, rationale, "
                              "JSON; few_shot: cot with retrieved earlier training references")
     parser.add_argument("--splits", default=DEFAULT_SPLITS,
-                        help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}; "
-                             "`courtbench evaluate ecthr_npd --splits validation,test` needs both)")
+                        help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}); "
+                             "`courtbench evaluate ecthr_npd` scores whichever the file covers")
     parser.add_argument("--k", type=int, default=DEFAULT_K,
                         help=f"few_shot: at most this many references (default {DEFAULT_K})")
     parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
@@ -117,9 +118,13 @@ def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def generation_params(args: argparse.Namespace) -> dict[str, Any]:
-    """The parameters sent with every request (and recorded in the manifest)."""
-    return {"temperature": float(args.temperature), "seed": int(args.seed),
-            "max_tokens": int(args.max_tokens)}
+    """The parameters sent with every request (and recorded in the manifest): temperature,
+    seed, max_tokens and the shared decoding options (``--stop``, ``--top-k``,
+    ``--repetition-penalty``, ``--extra-body``; see :func:`courtbench.llm.decoding_params`)."""
+    params, _ = decoding_from_args(args, {"temperature": float(args.temperature),
+                                          "seed": int(args.seed),
+                                          "max_tokens": int(args.max_tokens)})
+    return params
 
 
 def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k: int,
@@ -267,6 +272,7 @@ def predict(args: argparse.Namespace) -> int:
                                               fallback_value=fallback_value)
     manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
                          fallback_value)
+    manifest["parameters_dropped"] = decoding_from_args(args, {})[1]
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
     for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
@@ -276,7 +282,7 @@ def predict(args: argparse.Namespace) -> int:
           f"{paths.responses.name}, {paths.manifest.name}")
     if set(splits) != set(PREDICTABLE_SPLITS):
         print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
-              "scores validation and test together", file=sys.stderr)
+              f"scores it on {', '.join(splits)} and says so in the report", file=sys.stderr)
     if manifest["complete"]:
         return 0
     print("courtbench predict: incomplete: "
