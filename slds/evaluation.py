@@ -54,7 +54,10 @@ from slds.schema import LANGUAGES, PAIRS, pair_name, parse_sample_id
 #: Above this share of failed generations a banner warns above the main table.
 FAILURE_BANNER_SHARE = 0.05
 METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUGE-L F1",
-                 "bleu": "BLEU", "bertscore_f1": "BERTScore F1", "judge": "LLM judge"}
+                 "bleu": "BLEU", "bertscore_precision": "BERTScore P",
+                 "bertscore_recall": "BERTScore R", "bertscore_f1": "BERTScore F1",
+                 "judge": "LLM judge"}
+BERTSCORE_METRICS = ("bertscore_precision", "bertscore_recall", "bertscore_f1")
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,8 @@ def score_system(rows: datasets.Dataset, predictions: list[str],
             bootstrap_resamples=args.resamples, seed=args.seed)
     except ValueError as error:
         raise CourtbenchError(f"headnote_similarity: {error}") from None
-    metrics = ["rouge1", "rouge2", "rougeL", "bleu"] + (["bertscore_f1"] if args.bertscore else [])
+    metrics = ["rouge1", "rouge2", "rougeL", "bleu"] + (list(BERTSCORE_METRICS)
+                                                        if args.bertscore else [])
     scores = {m: {"macro": result[m], "macro_se": result[f"{m}_se"],
                   **{pair: group[m] for pair, group in result["groups"].items()}}
               for m in metrics}
@@ -319,6 +323,10 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
 
 def _main_table(settings: EvaluationSettings, results: dict, counts: dict,
                 metrics: list[str]) -> Table:
+    bertscore = (" BERTScore P / R / F1: xlm-roberta-large layer 24 unless set otherwise, "
+                 "each rescaled with the headnote language's baseline; an empty prediction "
+                 "scores 0 (headnote_similarity's bertscore_empty='zero')."
+                 if settings.bertscore else "")
     return Table("main", f"Macro-average over language pairs ({settings.split})",
                  ["system", "pairs", "n", *[METRIC_TITLES[m] for m in metrics], "failed %"],
                  [[system, "+".join(scores["_n"]), sum(scores["_n"].values()),
@@ -330,7 +338,7 @@ def _main_table(settings: EvaluationSettings, results: dict, counts: dict,
                  "pairs). A failed generation (prediction null) is scored as an empty "
                  "prediction; failed %: the runner's failed requests (its manifest; — without "
                  "one); failed and empty rows per system are in the provenance "
-                 "(failed_predictions, empty_predictions).")
+                 "(failed_predictions, empty_predictions)." + bertscore)
 
 
 def _banner(counts: dict) -> str:
