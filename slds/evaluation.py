@@ -58,6 +58,11 @@ METRIC_TITLES = {"rouge1": "ROUGE-1 F1", "rouge2": "ROUGE-2 F1", "rougeL": "ROUG
                  "bertscore_recall": "BERTScore R", "bertscore_f1": "BERTScore F1",
                  "judge": "LLM judge"}
 BERTSCORE_METRICS = ("bertscore_precision", "bertscore_recall", "bertscore_f1")
+#: Extractiveness of a headnote against its decision (summarization_properties), defined for
+#: same-language pairs only.
+EXTRACTIVENESS = (("coverage", "coverage"), ("density", "density"),
+                  ("compression_ratio", "compression"))
+SAME_LANGUAGE_PAIRS = tuple(pair_name(language, language) for language in LANGUAGES)
 
 
 @dataclass(frozen=True)
@@ -284,6 +289,65 @@ def read_system(path: Path, ids: list, pairs: list[str], configs: tuple[str, ...
     return predicted, covered
 
 
+def _extractiveness(columns: dict[str, list], index: list[int], summaries: list[str],
+                    module) -> dict[str, float | None]:
+    """Mean coverage, density and compression ratio of ``summaries`` (rows ``index``)."""
+    result = module.summarization_properties(
+        [columns["decision"][k] for k in index], summaries,
+        [columns["decision_language"][k] for k in index],
+        [columns["headnote_language"][k] for k in index],
+        formulaicness_subset_size=2, formulaicness_subsets=1)
+    return {key: result["aggregates"][key]["mean"] for key, _ in EXTRACTIVENESS}
+
+
+def extractiveness_table(rows: datasets.Dataset, pairs: list[str], texts: dict[str, list[str]],
+                         scope: dict[str, list[str]]) -> Table:
+    """Coverage, density and compression ratio of each system's headnotes beside the gold
+    headnotes', per same-language pair the system covers and macro-averaged over them."""
+    module = load_metric_module("summarization_properties")
+    columns = {name: rows[name] for name in ("decision", "decision_language",
+                                             "headnote_language", "headnote")}
+    gold: dict[str, dict] = {}
+    table_rows = []
+    for system, covered in scope.items():
+        own = [pair for pair in SAME_LANGUAGE_PAIRS if pair in covered]
+        values = {}
+        for pair in own:
+            index = [k for k, p in enumerate(pairs) if p == pair]
+            if pair not in gold:
+                gold[pair] = _extractiveness(columns, index,
+                                             [columns["headnote"][k] for k in index], module)
+            values[pair] = _extractiveness(columns, index, [texts[system][k] for k in index],
+                                           module)
+            table_rows.append(_extractiveness_row(system, pair, len(index), values[pair],
+                                                  gold[pair]))
+        if len(own) > 1:
+            table_rows.append(_extractiveness_row(
+                system, "macro", sum(pairs.count(p) for p in own),
+                _macro([values[p] for p in own]), _macro([gold[p] for p in own])))
+    return Table("extractiveness", "Extractiveness of the predictions against the decision",
+                 ["system", "pair", "n", *[f"{t} {who}" for _, t in EXTRACTIVENESS
+                                           for who in ("(system)", "(gold)")]], table_rows,
+                 note="Same-language pairs only (fragments are undefined across languages): "
+                 "fragment coverage (share of headnote tokens in extractive fragments, 0–1) and "
+                 "density (Σ fragment length² / headnote tokens) of Grusky et al. (2018), and "
+                 "compression ratio (decision tokens / headnote tokens), means over the pair "
+                 "(empty predictions have no compression ratio and are left out of it); gold = "
+                 "the reference headnotes, as the dataset card reports them. A system above the "
+                 "gold values copies more of the decision than the official headnotes do.",
+                 digits=3)
+
+
+def _extractiveness_row(system: str, pair: str, n: int, own: dict, gold: dict) -> list:
+    return [system, pair, n, *[value for key, _ in EXTRACTIVENESS
+                               for value in (own[key], gold[key])]]
+
+
+def _macro(values: list[dict]) -> dict:
+    return {key: (None if any(v[key] is None for v in values)
+                  else sum(v[key] for v in values) / len(values)) for key, _ in EXTRACTIVENESS}
+
+
 def failure_share(path: Path) -> float | None:
     """Share of failed generations of a ``courtbench generate`` run (its manifest)."""
     counts = (read_manifest(path) or {}).get("counts") or {}
@@ -298,8 +362,9 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
     of the split completely (see the module docstring). Returns the written :class:`Report`.
     """
     rows = read_split(data_dir, settings.split,
-                      columns=("headnote", "headnote_language", "decision_language"))
+                      columns=("headnote", "headnote_language", "decision_language", "decision"))
     ids, pairs = rows["sample_id"], _pair_of_rows(rows)
+    texts_of: dict[str, list[str]] = {}
     results: dict[str, dict] = {}
     counts: dict[str, dict] = {"failed": {}, "empty": {}, "scope": {}, "failure_share": {}}
     for path in prediction_files:
@@ -316,7 +381,9 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         counts["failure_share"][system] = failure_share(path)
         results[system] = score_system(rows.select(index), texts, settings)
         results[system]["_n"] = {pair: pairs.count(pair) for pair in covered}
+        texts_of[system] = [predicted.get(i) or "" for i in ids]
     report = _report(data_dir, prediction_files, settings, rows, results, counts)
+    report.tables.append(extractiveness_table(rows, pairs, texts_of, counts["scope"]))
     write_report(report, out_dir)
     return report
 

@@ -198,3 +198,23 @@ def test_files_for_some_pairs_are_scored_on_those_pairs_only(tmp_path):
     with pytest.raises(CourtbenchError, match="--configs 'xx_yy'"):
         evaluate(_args("--data", str(data), "--predictions", str(one), "--configs", "xx_yy",
                        "--out", str(tmp_path / "r3")))
+
+
+def test_extractiveness_of_predictions_beside_the_gold_headnotes(tmp_path):
+    data = write_slds_folder(tmp_path, [("Erwägung eins. Der Anspruch auf rechtliches Gehör ist "
+                                         "formeller Natur und gilt.", "de"),
+                                        ("Une décision française.", "fr")], HEADNOTES)
+    copying = _predictions(tmp_path, "copy", {
+        sample_id(0, "de"): "Der Anspruch auf rechtliches Gehör ist formeller Natur.",
+        sample_id(0, "fr"): _gold("fr"), sample_id(1, "fr"): "Une décision."})
+    out = tmp_path / "r"
+    assert evaluate(_args("--data", str(data), "--predictions", str(copying), "--out", str(out),
+                          "--resamples", "10")) == 0
+    table = json.loads((out / "report.json").read_text())["tables"]["extractiveness"]
+    assert table["columns"][:5] == ["system", "pair", "n", "coverage (system)", "coverage (gold)"]
+    rows = {row[1]: row for row in table["rows"]}
+    assert set(rows) == {"de_de", "fr_fr", "macro"}  # same-language pairs only
+    assert rows["de_de"][3] == pytest.approx(1.0)  # copied from the decision
+    assert rows["de_de"][3] > rows["de_de"][4]     # more than the gold headnote copies
+    assert rows["macro"][3] == pytest.approx((rows["de_de"][3] + rows["fr_fr"][3]) / 2)
+    assert "Extractiveness of the predictions" in (out / "report.md").read_text()
