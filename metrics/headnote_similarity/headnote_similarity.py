@@ -378,6 +378,21 @@ def _baseline(model_type: str, language: str, num_layers: int, bert_score_dir: P
     return float(rows[num_layers][column])
 
 
+def _rescaled(values: np.ndarray, column: str, languages: Sequence[str], empty_mask: np.ndarray,
+              folder: Path, *, model_type: str, num_layers: int, rescale: bool,
+              empty: str) -> np.ndarray:
+    """One BERTScore column (P, R or F) × 100: rescaled with its own baseline per language
+    when ``rescale``, empty predictions 0 when ``empty == "zero"``."""
+    if rescale:
+        baselines = {lang: _baseline(model_type, lang, num_layers, folder, column)
+                     for lang in sorted(set(languages))}
+        b = np.array([baselines[lang] for lang in languages])
+        values = (values - b) / (1 - b)
+    if empty == "zero":
+        values = np.where(empty_mask, 0.0, values)
+    return 100.0 * values
+
+
 def bertscore_f1(predictions: Sequence[str], references: Sequence[str],
                  languages: Sequence[str], **options) -> tuple[np.ndarray, dict]:
     """Per-item BERTScore F1 × 100 and its settings (:func:`bertscore_prf`'s F1)."""
@@ -425,19 +440,12 @@ def bertscore_prf(
         found = scorer.score([predictions[i] for i in keep], [references[i] for i in keep])
         for column, values in zip("PRF", found, strict=True):
             raw[column][keep] = values.double().cpu().numpy()
-    scores = {}
     folder = Path(bert_score.__file__).resolve().parent
-    for column, name in (("P", "bertscore_precision"), ("R", "bertscore_recall"),
-                         ("F", "bertscore_f1")):
-        values = raw[column]
-        if rescale_with_baseline:
-            baselines = {lang: _baseline(model_type, lang, num_layers, folder, column)
-                         for lang in sorted(set(languages))}
-            b = np.array([baselines[lang] for lang in languages])
-            values = (values - b) / (1 - b)
-        if empty == "zero":
-            values = np.where(empty_mask, 0.0, values)
-        scores[name] = 100.0 * values
+    scores = {name: _rescaled(raw[column], column, languages, empty_mask, folder,
+                              model_type=model_type, num_layers=num_layers,
+                              rescale=rescale_with_baseline, empty=empty)
+              for column, name in (("P", "bertscore_precision"), ("R", "bertscore_recall"),
+                                   ("F", "bertscore_f1"))}
     settings = {
         "bertscore_model_type": model_type,
         "bertscore_model_path": model_path,
