@@ -39,6 +39,21 @@ def _mark(manifest: Path) -> dict | None:
     return mark if isinstance(mark, dict) else None
 
 
+def read_manifest(out: Path) -> dict | None:
+    """The manifest courtbench wrote beside the output file ``out``, or ``None``.
+
+    ``None`` when there is none, when it is not a courtbench manifest, or when it names
+    another file or another sha256 than ``out`` has now (a stale manifest says nothing about
+    the file). Evaluation reads runner counts (failures, fallbacks) from it.
+    """
+    manifest = manifest_path(Path(out))
+    mark = _mark(manifest) if manifest.is_file() else None
+    if mark is None or mark.get("file") != Path(out).name or not Path(out).is_file() \
+            or mark.get("sha256") != sha256_file(out):
+        return None
+    return json.loads(manifest.read_text(encoding="utf-8"))
+
+
 def check_output_file(out: Path, *, kind: str, overwrite: bool, option: str = "--out",
                       suffixes: tuple[str, ...] = ()) -> None:
     """Refuse ``out`` unless courtbench may write it (call before any slow work).

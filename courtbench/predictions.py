@@ -1,15 +1,18 @@
-"""Read a predictions file (JSON Lines or CSV) strictly against the ids of a split.
+"""Read a predictions file (JSON Lines, JSON or CSV) strictly against the ids of a split.
 
 Shared by the dataset plugins' evaluation commands (generated texts, predicted numbers,
 whatever a dataset predicts). Every problem names the file, the line, the
 column and the value; id mismatches (unknown, duplicate, missing) are collected and reported
-together so that one run shows everything to fix.
+together so that one run shows everything to fix. A CSV header naming a column twice and a JSON
+object holding a key twice are refused (which one would count?), and :func:`parse_decimal`
+reads numbers as plain ASCII decimals only.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +27,64 @@ from courtbench.errors import (
 from courtbench.textio import decode_utf8, strict_csv
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+JSON_SUFFIXES = (".json",)
 CSV_SUFFIXES = (".csv",)
 MAX_LISTED = 20
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+
+
+def parse_decimal(text: str) -> float:
+    """A number written as plain ASCII decimal text (``1500``, `` 2.5e3``, ``-3``) as a float.
+
+    ``float()`` also reads ``5_000``, full-width and Arabic-Indic digits; a predictions file
+    holding them was not written as numbers by a program, so they are refused here, as are
+    hexadecimal (``0x1388``) and any other text.
+
+    Raises:
+        ValueError: an empty field, ``nan`` / ``inf`` (not finite), or any other text, with
+            the form that was expected.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise ValueError("empty field; expected a number")
+    if _NON_FINITE.fullmatch(stripped):
+        raise ValueError("not finite; expected a finite number")
+    if not _DECIMAL.fullmatch(stripped):
+        raise ValueError("not a plain decimal number; expected a number in ASCII digits 0-9 "
+                         "with an optional '.' and exponent (no '_' separators, hexadecimal "
+                         "or digits of other scripts)")
+    return float(stripped)
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object holds one key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook`` refusing a key given twice (json keeps the last one silently)."""
+    record: dict = {}
+    for key, value in pairs:
+        if key in record:
+            raise _DuplicateKey(key)
+        record[key] = value
+    return record
+
+
+def _loads(path: Path, text: str, line: int) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs)
+    except _DuplicateKey as error:
+        raise SourceError(path, "the key appears twice in one JSON object; expected each key "
+                          "once", line=line, column=error.key) from None
+    except json.JSONDecodeError as error:
+        raise SourceError(path, f"invalid JSON ({error.msg} at character {error.pos + 1})",
+                          line=line) from None
 
 
 def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
@@ -35,15 +94,52 @@ def _records_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict]]:
         line = line.removesuffix("\r")
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise SourceError(path, f"invalid JSON ({error.msg} at character {error.pos + 1})",
-                              line=number) from None
+        record = _loads(path, line, number)
         if not isinstance(record, dict):
             raise SourceError(path, f"expected a JSON object per line, got {type(record).__name__}",
                               line=number)
         yield number, record
+
+
+def _records_json(path: Path, text: str) -> Iterator[tuple[int, dict]]:
+    """The objects of a JSON array, each with the line on which it starts."""
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_pairs)
+    position = _skip_space(text, 0)
+    if not text.startswith("[", position):
+        raise SourceError(path, "expected a JSON array of objects (one per sample) or JSON "
+                          "Lines (.jsonl)", line=text.count("\n", 0, position) + 1)
+    position = _skip_space(text, position + 1)
+    first = True
+    while not text.startswith("]", position):
+        line = text.count("\n", 0, position) + 1
+        if not first:
+            if not text.startswith(",", position):
+                raise SourceError(path, "invalid JSON (expected ',' or ']' between records)",
+                                  line=line)
+            position = _skip_space(text, position + 1)
+            line = text.count("\n", 0, position) + 1
+        try:
+            record, position = decoder.raw_decode(text, position)
+        except _DuplicateKey as error:
+            raise SourceError(path, "the key appears twice in one JSON object; expected each "
+                              "key once", line=line, column=error.key) from None
+        except json.JSONDecodeError as error:
+            raise SourceError(path, f"invalid JSON ({error.msg})",
+                              line=text.count("\n", 0, error.pos) + 1) from None
+        if not isinstance(record, dict):
+            raise SourceError(path, f"expected a JSON object per record, got "
+                              f"{type(record).__name__}", line=line)
+        yield line, record
+        position, first = _skip_space(text, position), False
+    if text[position + 1:].strip():
+        raise SourceError(path, "invalid JSON (text after the closing ']')",
+                          line=text.count("\n", 0, position) + 1)
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
 
 
 def _lines(text: str) -> Iterator[str]:
@@ -76,9 +172,14 @@ class _Collected:
         return self.total > 0
 
 
-def _records_csv(path: Path, text: str, columns: tuple[str, str]) -> Iterator[tuple[int, dict]]:
+def _records_csv(path: Path, text: str, columns: tuple[tuple[str, ...], ...]
+                 ) -> Iterator[tuple[int, dict]]:
     header, records = strict_csv(path, io.StringIO(text, newline=""), skip_blank=True)
-    missing = [c for c in columns if c not in header]
+    repeated = next((name for index, name in enumerate(header) if name in header[:index]), None)
+    if repeated is not None:
+        raise SourceError(path, f"the header names this column twice ({header}); expected each "
+                          "column once", line=1, column=repeated)
+    missing = [" or ".join(names) for names in columns if not set(names) & set(header)]
     if missing:
         raise SourceError(path, f"header {header} lacks column(s) {', '.join(missing)}", line=1)
     for line, values in records:
@@ -114,12 +215,18 @@ def read_predictions(
     parse_value: Callable[[Any], Any],
     parse_id: Callable[[Any], Hashable] | None = None,
     ignored_ids: Iterable[Hashable] = (),
+    *,
+    id_aliases: tuple[str, ...] = (),
+    value_aliases: tuple[str, ...] = (),
+    allow_missing: bool = False,
 ) -> dict:
-    """Read one prediction per expected id from a JSON Lines or CSV file.
+    """Read one prediction per expected id from a JSON Lines, JSON or CSV file.
 
     Args:
         path: ``*.jsonl`` / ``*.ndjson`` (one JSON object per line; blank lines ignored) or
-            ``*.csv`` (UTF-8, header row, RFC 4180 quoting so values may span lines).
+            ``*.json`` (one JSON array of such objects) or ``*.csv`` (UTF-8, header row,
+            RFC 4180 quoting so values may span lines). A key or column named twice is
+            refused.
         id_column: field holding the sample id; matched against ``expected_ids`` by text,
             or, when ``parse_id`` is given or every expected id is an integer, parsed with
             ``parse_id`` (default :func:`integer_id`) and matched as a number (CSV "17" is 17).
@@ -131,6 +238,11 @@ def read_predictions(
             message says the expected form) for an id of the wrong form.
         ignored_ids: ids of the dataset that are not evaluated (other splits): rows with
             them are skipped, neither matched nor refused as unknown.
+        id_aliases, value_aliases: other names accepted for ``id_column`` / ``value_column``
+            (a record must use exactly one name of each).
+        allow_missing: return only the ids found instead of refusing missing ones (the
+            caller decides what coverage it accepts); unknown and duplicate ids are still
+            refused.
 
     Returns:
         ``{expected_id: parsed value}`` in the order of ``expected_ids``.
@@ -149,7 +261,9 @@ def read_predictions(
         parse_id = integer_id
     expected = _expected_keys(expected_ids)
     ignored = {_id_key(i) for i in ignored_ids} - set(expected)
-    records = _read_records(path, id_column, value_column)
+    columns = ((id_column, *id_aliases), (value_column, *value_aliases))
+    records = (_canonical(path, line, record, columns)
+               for line, record in _read_records(path, columns))
     values: dict[str, Any] = {}
     first_line: dict[str, int] = {}
     unknown, duplicate, bad_values = _Collected(), _Collected(), _Collected()
@@ -172,10 +286,26 @@ def read_predictions(
             values[key] = value
             first_line[key] = line
     _raise_bad_values(path, bad_values, value_column)
-    missing = [key for key in expected if key not in values]
+    missing = [] if allow_missing else [key for key in expected if key not in values]
     if unknown or duplicate or missing:
         raise CourtbenchError(_mismatch_message(path, len(expected), unknown, duplicate, missing))
-    return {expected[key]: values[key] for key in expected}
+    return {expected[key]: values[key] for key in expected if key in values}
+
+
+def _canonical(path: Path, line: int, record: dict, columns: tuple[tuple[str, ...], ...]
+               ) -> tuple[int, dict]:
+    """``(line, record)`` with an aliased id / value field renamed to its canonical name."""
+    for names in columns:
+        if names[0] in record and len(names) == 1:
+            continue
+        present = [name for name in names if name in record]
+        if len(present) > 1:
+            raise SourceError(path, f"fields {' and '.join(present)} both given; expected one "
+                              f"of {', '.join(names)}", line=line, column=present[1])
+        if present and present[0] != names[0]:
+            record = {**{k: v for k, v in record.items() if k != present[0]},
+                      names[0]: record[present[0]]}
+    return line, record
 
 
 def _expected_keys(expected_ids: list[Hashable]) -> dict:
@@ -190,12 +320,13 @@ def _expected_keys(expected_ids: list[Hashable]) -> dict:
     return expected
 
 
-def _read_records(path: Path, id_column: str, value_column: str) -> Iterator[tuple[int, dict]]:
-    """``[(line, record)]`` of a JSON Lines or CSV predictions file."""
+def _read_records(path: Path, columns: tuple[tuple[str, ...], ...]
+                  ) -> Iterator[tuple[int, dict]]:
+    """``[(line, record)]`` of a JSON Lines, JSON or CSV predictions file."""
     suffix = path.suffix.lower()
-    if suffix not in JSONL_SUFFIXES + CSV_SUFFIXES:
+    if suffix not in JSONL_SUFFIXES + JSON_SUFFIXES + CSV_SUFFIXES:
         raise SourceError(path, f"unknown predictions format {suffix or '(no suffix)'!r}; expected "
-                          f"JSON Lines ({', '.join(JSONL_SUFFIXES)}) or CSV (.csv)")
+                          f"JSON Lines ({', '.join(JSONL_SUFFIXES)}), JSON (.json) or CSV (.csv)")
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -203,8 +334,11 @@ def _read_records(path: Path, id_column: str, value_column: str) -> Iterator[tup
     except OSError as error:
         raise SourceError(path, f"cannot read the file: {error}") from None
     text = decode_utf8(path, data, expected="predictions file")
-    return (_records_jsonl(path, text) if suffix in JSONL_SUFFIXES
-            else _records_csv(path, text, (id_column, value_column)))
+    if suffix in JSONL_SUFFIXES:
+        return _records_jsonl(path, text)
+    if suffix in JSON_SUFFIXES:
+        return _records_json(path, text)
+    return _records_csv(path, text, columns)
 
 
 def _record_key(path: Path, line: int, record: dict, id_column: str, value_column: str,

@@ -1,16 +1,22 @@
 """``courtbench evaluate ecthr_npd``: score award predictions and write the paper-style report.
 
 Inputs: a built Hub folder (:func:`ecthr_npd.data.load_benchmark`) and one strict
-predictions file per system (CSV or JSON Lines with ``case_id`` and ``prediction``; the system
-is named after the file stem). A file must hold exactly one finite, non-negative prediction
-(EUR) for every case of the required splits (default: train, validation and test, as
-``courtbench baselines`` writes them) and nothing else; unknown, duplicate and missing case
-ids are listed together in one error.
+predictions file per system (CSV, JSON Lines or a JSON array with ``case_id`` — or the
+authors' ``itemid`` — and ``prediction`` — or ``predicted_award_eur``; the system is named
+after the file stem). Each file is scored on every split of ``--splits`` (default validation
+and test) that it covers completely — test only, validation only, or both: its *scope*,
+stated in every table and recorded in report.json. A split covered in part is refused with
+the missing case ids; unknown and duplicate case ids are listed together in one error; rows
+of other splits (a baseline file covers train too) are skipped. A runner's manifest beside a
+file (``NAME.manifest.json``) gives the system's fallback / failure share.
 
 Report (:class:`courtbench.report.Report`, tables in Markdown, JSON and CSV):
 
-- ``main``: MAE, RMSE, R², MedAE, 95AE, Pearson r, Spearman ρ and Zero-F1 on the test pool;
-  MAE on the ID, OOD and Challenging views; MAE on validation; the selection protocol;
+- ``main``: MAE with its 95% bootstrap interval, RMSE, R², MedAE, 95AE, Pearson r,
+  Spearman ρ and Zero-F1 on the test pool; MAE on the ID, OOD and Challenging views; MAE on
+  validation; the scope, the fallback / failure share and the selection protocol;
+- ``panel``: the full metric panel (positive-class F1, zero/positive accuracy, MAE and MAPE
+  on positive awards included) per system and view;
 - ``reference`` (when catboost/xgboost/lightgbm/ensemble files are given): courtbench against
   the paper's reference systems, with the seed spread (:mod:`ecthr_npd.paper_comparison`);
   extra-seed files (``NAME.seedS``) appear only there;
@@ -43,15 +49,24 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
 from courtbench.leaderboard.rerun import rerun_block
 from courtbench.metric_modules import load_metric_module
-from courtbench.predictions import read_predictions
+from courtbench.output_files import read_manifest
+from courtbench.predictions import parse_decimal, read_predictions
 from courtbench.report import Report, Table, write_report
-from ecthr_npd import schema
+from ecthr_npd import report_tables, schema
 from ecthr_npd.data import SPLITS, BenchmarkData, load_benchmark
 from ecthr_npd.input_comparison import input_tables, prompted_runs
-from ecthr_npd.paper_comparison import is_replica, reference_table, selection_label
+from ecthr_npd.paper_comparison import is_replica, reference_table
 from ecthr_npd.versions import package_versions
 
 REFERENCE_SYSTEM = "train_median"
+#: Other names of the id and prediction columns, as the ECtHR-NPD authors' evaluator accepts
+#: them (their converted LLM outputs use exactly ``itemid,predicted_award_eur``).
+ID_ALIASES = ("itemid",)
+PREDICTION_ALIASES = ("predicted_award_eur",)
+#: Splits scored by default when a file covers them (train is never reported).
+DEFAULT_SPLITS = ("validation", "test")
+#: Above this share of fallback / failed cases a banner warns above the main table.
+FALLBACK_BANNER_SHARE = 0.05
 N_STATES = 12
 DEFAULT_TOP_ARTICLES = 15
 DEFAULT_RESAMPLES = 1000
@@ -60,9 +75,8 @@ DEFAULT_BOOTSTRAP_SEED = 12345
 #: report so that ``courtbench submit`` can recompute it).
 RERUN_DEFAULTS = {"zero_threshold": 0.5, "resamples": DEFAULT_RESAMPLES,
                   "seed": DEFAULT_BOOTSTRAP_SEED, "top_articles": DEFAULT_TOP_ARTICLES}
-RANGE_TITLES = {"zero": "0", "up_to_10k": ">0–10k", "10k_to_50k": "10k–50k", "over_50k": ">50k"}
-BUCKET_TITLES = {"exact": "exact", "within_10pct": "within 10%", "10_to_50pct": "10–50%",
-                 "over_50pct": ">50%"}
+RANGE_TITLES = report_tables.RANGE_TITLES
+BUCKET_TITLES = report_tables.BUCKET_TITLES
 
 
 def parse_prediction(value: Any) -> float:
@@ -71,9 +85,7 @@ def parse_prediction(value: Any) -> float:
     if isinstance(value, bool) or value is None:
         raise TypeError(f"expected a number, got {type(value).__name__}")
     if isinstance(value, str):
-        if not value.strip():
-            raise ValueError("empty field; expected a number")
-        number = float(value)
+        number = parse_decimal(value)
     elif isinstance(value, (int, float)):
         number = float(value)
     else:
@@ -86,14 +98,17 @@ def parse_prediction(value: Any) -> float:
 
 
 def read_system_predictions(paths: list[Path], data: BenchmarkData,
-                            splits: tuple[str, ...] = SPLITS) -> dict[str, dict[str, np.ndarray]]:
-    """Read every predictions file strictly.
+                            splits: tuple[str, ...] = DEFAULT_SPLITS
+                            ) -> dict[str, dict[str, np.ndarray]]:
+    """Read every predictions file strictly; each covers one or more of ``splits`` completely.
 
     Returns:
-        ``system (file stem) → split → float64 array`` aligned with ``data.ids(split)``.
+        ``system (file stem) → split → float64 array`` aligned with ``data.ids(split)``, for
+        the splits of ``splits`` the file covers completely (its scope), in split order.
 
     Raises:
-        CourtbenchError / SourceError: two files with the same stem, or a file problem
+        CourtbenchError / SourceError: two files with the same stem, a file covering a split
+            in part (the missing ids listed), covering none of ``splits``, or a file problem
             (see :func:`courtbench.predictions.read_predictions`).
     """
     stems = Counter(Path(p).stem for p in paths)
@@ -108,11 +123,39 @@ def read_system_predictions(paths: list[Path], data: BenchmarkData,
     systems = {}
     for path in paths:
         values = read_predictions(path, schema.ID_COLUMN, schema.PREDICTION_COLUMN, expected,
-                                  parse_prediction, ignored_ids=others)
-        systems[Path(path).stem] = {
-            split: np.fromiter((values[c] for c in data.ids(split)), dtype=np.float64)
-            for split in splits}
+                                  parse_prediction, ignored_ids=others, id_aliases=ID_ALIASES,
+                                  value_aliases=PREDICTION_ALIASES, allow_missing=True)
+        systems[Path(path).stem] = _covered_splits(Path(path), values, data, splits)
     return systems
+
+
+def _covered_splits(path: Path, values: dict[str, float], data: BenchmarkData,
+                    splits: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The splits a file covers completely, as arrays; CourtbenchError for a split covered
+    in part (naming the missing case ids) or a file that covers none."""
+    covered = {}
+    for split in splits:
+        ids = data.ids(split)
+        missing = [case_id for case_id in ids if case_id not in values]
+        if len(missing) == len(ids):
+            continue
+        if missing:
+            shown = ", ".join(repr(c) for c in missing[:20])
+            raise CourtbenchError(
+                f"{path}: covers split {split} in part: {len(missing):,} of {len(ids):,} case "
+                f"id(s) of the split have no prediction: {shown}"
+                + (f", ... ({len(missing) - 20:,} more)" if len(missing) > 20 else "")
+                + "; a split is scored only when every case of it has a prediction")
+        covered[split] = np.fromiter((values[c] for c in ids), dtype=np.float64, count=len(ids))
+    if not covered:
+        raise CourtbenchError(f"{path}: no prediction for any case of {', '.join(splits)}; "
+                              "expected every case of at least one of these splits")
+    return covered
+
+
+def scope_label(system: dict[str, np.ndarray]) -> str:
+    """The splits a system was scored on, e.g. ``test`` or ``validation+test``."""
+    return "+".join(split for split in SPLITS if split in system)
 
 
 def _view_index(data: BenchmarkData) -> dict[str, np.ndarray]:
@@ -151,29 +194,42 @@ def score(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]], *,
           zero_threshold: float = 0.5, top_articles: int = DEFAULT_TOP_ARTICLES
           ) -> dict[str, dict[str, Any]]:
     """``npd_regression`` per system on the test pool (with state and article groups), each
-    test view, and validation. Returns ``system → pool → result dict``."""
+    test view, and validation. Returns ``system → pool → result dict``; a pool outside the
+    system's scope is ``None``."""
     metric = load_metric_module("npd_regression").npd_regression
     views = _view_index(data)
-    y_test, y_validation = data.target("test"), data.target("validation")
     states = state_groups(data)
     articles, _ = article_groups(data, top_articles)
     scores = {}
     for name, predictions in systems.items():
-        test = predictions["test"]
-        result = {
-            "test": metric(predictions=test, references=y_test, zero_threshold=zero_threshold),
-            "validation": metric(predictions=predictions["validation"], references=y_validation,
-                                 zero_threshold=zero_threshold),
-            "by_state": metric(predictions=test, references=y_test, groups=states,
-                               zero_threshold=zero_threshold)["groups"],
-            "by_article": metric(predictions=test, references=y_test, groups=articles,
-                                 zero_threshold=zero_threshold)["groups"],
-        }
-        for view, index in views.items():
-            result[view] = (metric(predictions=test[index], references=y_test[index],
-                                   zero_threshold=zero_threshold) if index.size else None)
+        result: dict[str, Any] = dict.fromkeys(("test", "validation", "by_state", "by_article",
+                                                *views))
+        if "validation" in predictions:
+            result["validation"] = metric(predictions=predictions["validation"],
+                                          references=data.target("validation"),
+                                          zero_threshold=zero_threshold)
+        if "test" in predictions:
+            result.update(_test_scores(metric, data.target("test"), predictions["test"], views,
+                                       states, articles, zero_threshold))
         scores[name] = result
     return scores
+
+
+def _test_scores(metric, y_test: np.ndarray, test: np.ndarray, views: dict[str, np.ndarray],
+                 states: list[str], articles: list[list[str]], zero_threshold: float
+                 ) -> dict[str, Any]:
+    """The test pool, its state and article groups and every view of one system."""
+    result = {
+        "test": metric(predictions=test, references=y_test, zero_threshold=zero_threshold),
+        "by_state": metric(predictions=test, references=y_test, groups=states,
+                           zero_threshold=zero_threshold)["groups"],
+        "by_article": metric(predictions=test, references=y_test, groups=articles,
+                             zero_threshold=zero_threshold)["groups"],
+    }
+    for view, index in views.items():
+        result[view] = (metric(predictions=test[index], references=y_test[index],
+                               zero_threshold=zero_threshold) if index.size else None)
+    return result
 
 
 def bootstrap_tests(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
@@ -182,7 +238,10 @@ def bootstrap_tests(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray
     """Paired bootstrap (test pool) of every system against the best and against
     ``train_median``; one dict per comparison (system, against, and bootstrap_mae's result)."""
     compare = load_metric_module("bootstrap_mae").bootstrap_mae
-    best = min(scores, key=lambda name: (scores[name]["test"]["mae"], name))
+    systems = {name: values for name, values in systems.items() if "test" in values}
+    if not systems:
+        return []
+    best = min(systems, key=lambda name: (scores[name]["test"]["mae"], name))
     references = [best] + ([REFERENCE_SYSTEM] if REFERENCE_SYSTEM in systems
                            and REFERENCE_SYSTEM != best else [])
     y = data.target("test")
@@ -198,81 +257,30 @@ def bootstrap_tests(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray
     return rows
 
 
-def _mae(result: dict[str, Any] | None) -> float | None:
-    return None if result is None else result["mae"]
-
-
 def build_tables(data: BenchmarkData, scores: dict[str, dict[str, Any]],
                  tests: list[dict[str, Any]], *, top_articles: int,
-                 variants: dict[str, dict[str, Any]] | None = None) -> list[Table]:
-    """The report's tables (see the module docstring); ``variants`` (see
-    :func:`system_variants`) give the main table's selection column."""
-    variants = variants or {}
-    names = list(scores)
-    y_test = data.target("test")
-    n_views = {view: len(ids) for view, ids in data.views.items()}
-    main = Table(
-        "main", "Main results (test pool; views; validation)",
-        ["System", "MAE", "RMSE", "R²", "MedAE", "95AE", "Pearson r", "Spearman ρ", "Zero-F1",
-         f"MAE ID ({n_views['ID']:,})", f"MAE OOD ({n_views['OOD']:,})",
-         f"MAE Challenging ({n_views['Challenging']:,})", "Val MAE", "Selection"],
-        [[name, s["test"]["mae"], s["test"]["rmse"], s["test"]["r2"], s["test"]["medae"],
-          s["test"]["p95_ae"], s["test"]["pearson_r"], s["test"]["spearman_rho"],
-          s["test"]["zero_f1"], _mae(s["ID"]), _mae(s["OOD"]), _mae(s["Challenging"]),
-          s["validation"]["mae"], selection_label(variants.get(name))]
-         for name, s in scores.items()],
-        note=(f"Test pool n = {y_test.size:,}, validation n = {data.target('validation').size:,}."
-              " MAE, RMSE, MedAE, 95AE in EUR (lower is better); R², r, ρ, Zero-F1 higher is "
-              "better. Zero-F1: F1 of the zero-award class (prediction < "
-              f"{scores[names[0]]['test']['zero_threshold'] if names else 0.5} EUR = zero). "
-              "Selection: how a system chose its settings without test (validation MAE; "
-              "rolling-origin folds over the last years of train+validation; none: nothing to "
-              "choose; — : not recorded)."))
-    first = scores[names[0]]["test"] if names else None
-    range_n = {key: first["bucket_mae"][key]["n"] for key in RANGE_TITLES} if first else {}
-    by_range = Table(
-        "mae_by_range", "Test MAE by award range (EUR)",
-        ["System"] + [f"{title} (n={range_n.get(key, 0):,})" for key, title in RANGE_TITLES.items()],
-        [[name] + [s["test"]["bucket_mae"][key]["mae"] for key in RANGE_TITLES]
-         for name, s in scores.items()],
-        note="Ranges of the true award; upper bounds inclusive; — = no case in the range.")
-    buckets = Table(
-        "error_buckets", "Error buckets on the test pool (% of cases)",
-        ["System"] + list(BUCKET_TITLES.values()),
-        [[name] + [100.0 * s["test"]["error_buckets"][key] / s["test"]["n"]
-                   for key in BUCKET_TITLES] for name, s in scores.items()],
-        note="exact: |error| < zero threshold; then |error| / true award within 10%, 10–50%, "
-             ">50%; for a zero award any positive prediction is >50%.", digits=1)
-    tables = [main, by_range, buckets]
-    for key, title, column in (
-            ("by_state", "Test MAE by respondent state (largest twelve + other)", "State"),
-            ("by_article", f"Test MAE by violated article (top {top_articles} in test)",
-             "Article")):
-        labels = list(scores[names[0]][key]) if names else []
-        if key == "by_state":
-            labels = sorted(labels, key=lambda label: (label == "other",
-                                                       -scores[names[0]][key][label]["n"], label))
-        else:
-            _, labels = article_groups(data, top_articles)
-        rows = []
-        for label in labels:
-            group = scores[names[0]][key][label]
-            zero_share = group["bucket_mae"]["zero"]["n"] / group["n"]
-            rows.append([label, group["n"], 100.0 * zero_share]
-                        + [scores[name][key][label]["mae"] for name in names])
-        tables.append(Table(key, title, [column, "n", "zero %", *names], rows,
-                            note="MAE in EUR on the test cases of each group."
-                            + (" A case counts for each of its violated articles."
-                               if key == "by_article" else "")))
-    tables.append(Table(
-        "bootstrap", "Paired bootstrap tests on the test pool",
-        ["System", "vs", "ΔMAE", "CI low", "CI high", "Pr(Δ* < 0)", "verdict"],
-        [[t["system"], t["against"], t["delta"], t["ci_low"], t["ci_high"], t["prob_1_better"],
-          t["verdict"]] for t in tests],
-        note=(f"Δ = MAE(system) − MAE(vs) in EUR; {tests[0]['n_resamples']:,} full-size paired "
-              f"resamples, seed {tests[0]['seed']}, {100 * tests[0]['confidence_level']:.0f}% "
-              "percentile interval; Pr(Δ* < 0) is the share of resamples where the system is "
-              "better." if tests else "Fewer than two systems: nothing to compare.")))
+                 variants: dict[str, dict[str, Any]] | None = None,
+                 context: dict[str, Any] | None = None) -> list[Table]:
+    """The report's tables (see the module docstring). ``variants`` (see
+    :func:`system_variants`) give the main table's selection column; ``context`` (see
+    :func:`report_tables.main_table`) the scopes, MAE intervals and fallback shares."""
+    context = {"scopes": {name: "+".join(p for p in ("validation", "test") if s[p] is not None)
+                          for name, s in scores.items()},
+               "intervals": {}, "fallback": {}, "constant": [], "zero_threshold": 0.5,
+               **(context or {}), "variants": variants or {}}
+    tables = [report_tables.main_table(data, scores, context), report_tables.panel_table(scores),
+              *report_tables.range_and_bucket_tables(scores)]
+    tested = {name: s for name, s in scores.items() if s["test"] is not None}
+    if tested:
+        first = next(iter(tested.values()))["by_state"]
+        states = sorted(first, key=lambda label: (label == "other", -first[label]["n"], label))
+        tables.append(report_tables.group_table(
+            "by_state", "Test MAE by respondent state (largest twelve + other)", "State",
+            states, tested))
+        tables.append(report_tables.group_table(
+            "by_article", f"Test MAE by violated article (top {top_articles} in test)",
+            "Article", article_groups(data, top_articles)[1], tested))
+    tables.append(report_tables.bootstrap_table(tests))
     return tables
 
 
@@ -310,6 +318,48 @@ def system_variants(prediction_files: dict[str, Path]) -> dict[str, dict[str, An
     return variants
 
 
+def fallback_share(path: Path) -> float | None:
+    """Share of a ``courtbench predict`` run's cases whose request or answer failed (filled
+    with the fallback or left out), from the manifest beside ``path``; None without one."""
+    manifest = read_manifest(path)
+    counts = (manifest or {}).get("counts") or {}
+    if not counts.get("cases"):
+        return None
+    failed = counts.get("request_failed", 0) + counts.get("answer_failed", 0)
+    return failed / counts["cases"]
+
+
+def _table_context(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
+                   files: dict[str, Path], *, zero_threshold: float, resamples: int,
+                   seed: int) -> dict[str, Any]:
+    """Scopes, MAE intervals (test), fallback shares and constant test predictors."""
+    single = load_metric_module("bootstrap_mae").bootstrap_mae_single
+    intervals = {}
+    for name, values in systems.items():
+        if "test" in values:
+            result = single(predictions=values["test"], references=data.target("test"),
+                            n_resamples=resamples, seed=seed)
+            intervals[name] = (result["ci_low"], result["ci_high"])
+    return {"scopes": {name: scope_label(values) for name, values in systems.items()},
+            "intervals": intervals,
+            "fallback": {name: fallback_share(path) for name, path in files.items()},
+            "constant": [name for name, values in systems.items()
+                         if "test" in values and np.ptp(values["test"]) == 0],
+            "zero_threshold": zero_threshold}
+
+
+def _banner(context: dict[str, Any]) -> str:
+    """A warning line for systems whose fallback / failure share exceeds the threshold."""
+    high = {name: share for name, share in context["fallback"].items()
+            if share is not None and share > FALLBACK_BANNER_SHARE}
+    if not high:
+        return ""
+    listed = ", ".join(f"{name} {100 * share:.1f}%" for name, share in sorted(high.items()))
+    return (f"\n\n> **Warning: high fallback / failure share** (above "
+            f"{100 * FALLBACK_BANNER_SHARE:.0f}% of the run's cases): {listed}. Their figures "
+            "partly score the fallback, not the model.")
+
+
 def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]], *,
                  prediction_files: dict[str, Path] | None = None, zero_threshold: float = 0.5,
                  resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED,
@@ -324,7 +374,10 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
                     if not is_replica(variants.get(name))}
     scores = {name: all_scores[name] for name in main_systems}
     tests = bootstrap_tests(data, main_systems, scores, resamples=resamples, seed=seed)
-    tables = build_tables(data, scores, tests, top_articles=top_articles, variants=variants)
+    context = _table_context(data, main_systems, prediction_files or {},
+                             zero_threshold=zero_threshold, resamples=resamples, seed=seed)
+    tables = build_tables(data, scores, tests, top_articles=top_articles, variants=variants,
+                          context=context)
     reference = reference_table(all_scores, variants)
     if reference is not None:
         tables.insert(1, reference)
@@ -340,27 +393,33 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
                     "bootstrap_mae": {"n_resamples": resamples, "seed": seed,
                                       "signature": tests[0]["signature"] if tests else None}},
         "views": {"states": N_STATES, "top_articles": top_articles},
+        "scope": context["scopes"],
+        "fallback_share": context["fallback"],
         "versions": package_versions(),
     }
     drawn = {}
     if figures:
         from ecthr_npd import report_figures
 
-        drawn = report_figures.figures(data, main_systems, scores)
+        tested = {name: values for name, values in main_systems.items() if "test" in values}
+        drawn = report_figures.figures(data, tested, {name: scores[name] for name in tested})
     replicas = len(systems) - len(main_systems)
     return Report(title="ECtHR-NPD evaluation", provenance=provenance, tables=tables,
                   figures=drawn, extra_json={"scores": all_scores, "bootstrap": tests},
                   intro=f"{len(main_systems)} system(s) on {data.source}"
                   + (f" (and {replicas} extra-seed file(s) for the reference table's spread)."
-                     if replicas else "."))
+                     if replicas else ".") + " Scope per system: "
+                  + "; ".join(f"{name} {scope}" for name, scope in context["scopes"].items())
+                  + "." + _banner(context))
 
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     """``courtbench evaluate ecthr_npd`` options (``--data``, ``--predictions``, ``--out``
     come from the CLI)."""
-    parser.add_argument("--splits", default=",".join(SPLITS),
-                        help="comma-separated splits every predictions file must cover exactly "
-                             "(default train,validation,test; validation and test are needed); "
+    parser.add_argument("--splits", default=",".join(DEFAULT_SPLITS),
+                        help="comma-separated splits to score (default validation,test): each "
+                             "file is scored on those it covers completely (test only, "
+                             "validation only, both), a split covered in part is refused; "
                              "rows of other splits are skipped")
     parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
                         help=f"paired bootstrap resamples (default {DEFAULT_RESAMPLES:,})")
@@ -375,17 +434,17 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_splits(text: str) -> tuple[str, ...]:
-    """``--splits`` → tuple in canonical order; must include validation and test."""
+    """``--splits`` → tuple in canonical order; a non-empty subset of the splits."""
     names = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [n for n in names if n not in SPLITS]
-    if unknown or not {"validation", "test"} <= set(names):
+    if unknown or not names:
         raise CourtbenchError(f"--splits {text!r}: expected a comma-separated subset of "
-                              f"{', '.join(SPLITS)} that includes validation and test")
+                              f"{', '.join(SPLITS)}, e.g. test or validation,test")
     return tuple(s for s in SPLITS if s in names)
 
 
 def evaluate_files(data_dir: Path, prediction_paths: list[Path], out_dir: Path, *,
-                   splits: tuple[str, ...] = SPLITS, **options: Any) -> Report:
+                   splits: tuple[str, ...] = DEFAULT_SPLITS, **options: Any) -> Report:
     """Load, read, score and write the report folder; returns the report."""
     data = load_benchmark(data_dir)
     systems = read_system_predictions(prediction_paths, data, splits)

@@ -4,6 +4,11 @@ Per system: test MAE with its bootstrap CI (primary), RMSE, MedAE, Zero-F1, R²,
 MAE; MAE on the ID / OOD / Challenging views as breakdowns; the report's paired bootstrap
 tests against the reference systems; and each test case's absolute error (EUR), so that the
 page can compare any two systems with a paired bootstrap.
+
+Scope: the splits a system was scored on are recorded as the breakdown table ``Scope`` (one
+row per split of the scope, value = its number of cases), the simplest form the record schema
+already carries, so that re-scoring and record validation stay as they are. The leaderboard
+ranks test figures: a system whose file covers validation only is refused with a message.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from courtbench.errors import CourtbenchError
 from courtbench.metric_modules import load_metric_module
 from ecthr_npd.baselines import SYSTEMS as BASELINE_SYSTEMS
 from ecthr_npd.data import load_benchmark
-from ecthr_npd.evaluation import evaluate_files, read_system_predictions
+from ecthr_npd.evaluation import DEFAULT_SPLITS, evaluate_files, read_system_predictions
 
 VIEWS = ("ID", "OOD", "Challenging")
 #: (key in npd_regression's result, displayed name, lower is better)
@@ -29,7 +35,7 @@ def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     options = rerun["options"]
     paths = [Path(entry["path"]) for entry in rerun["predictions"].values()]
     report = evaluate_files(Path(rerun["data"]), paths, out_dir,
-                            splits=tuple(options["splits"]),
+                            splits=tuple(options.get("splits", DEFAULT_SPLITS)),
                             zero_threshold=options["zero_threshold"],
                             resamples=options["resamples"], seed=options["seed"],
                             top_articles=options["top_articles"], figures=False)
@@ -50,7 +56,12 @@ def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
     options = rerun["options"]
     data = load_benchmark(Path(rerun["data"]))
     paths = [Path(rerun["predictions"][s]["path"]) for s in systems]
-    predictions = read_system_predictions(paths, data, tuple(options["splits"]))
+    predictions = read_system_predictions(paths, data,
+                                          tuple(options.get("splits", DEFAULT_SPLITS)))
+    untested = [s for s in systems if "test" not in predictions[s]]
+    if untested:
+        raise CourtbenchError(f"system(s) {', '.join(untested)}: scored on validation only; the "
+                              "leaderboard ranks test figures (submit a file covering test)")
     y_test = data.target("test")
     single = load_metric_module("bootstrap_mae").bootstrap_mae_single
     records = []
@@ -62,10 +73,14 @@ def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
         metrics = [_metric("MAE", test["mae"], True, primary=True,
                            ci=(interval["ci_low"], interval["ci_high"]))]
         metrics += [_metric(title, test[key], lower) for key, title, lower in TEST_METRICS]
-        metrics.append(_metric("Validation MAE", scores["validation"]["mae"], True))
+        if scores.get("validation"):  # a test-only run (a prompted model) has none
+            metrics.append(_metric("Validation MAE", scores["validation"]["mae"], True))
         breakdowns = [{"table": "MAE by test view", "row": view, "column": "MAE",
                        "value": scores[view]["mae"] if scores.get(view) else None}
                       for view in VIEWS]
+        breakdowns += [{"table": "Scope", "row": split, "column": "cases",
+                        "value": float(values.size)}
+                       for split, values in predictions[system].items()]
         tests = [{"against": row["against"], "delta": row["delta"], "ci_low": row["ci_low"],
                   "ci_high": row["ci_high"], "p_better": row["prob_1_better"]}
                  for row in report["bootstrap"] if row["system"] == system]

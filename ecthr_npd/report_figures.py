@@ -7,7 +7,9 @@ missing matplotlib raises ImportError there and the report skips the figure.
 - ``award_distribution.png``: the card's figure (:func:`ecthr_npd.figures.award_distribution`):
   positive awards per split (EUR, log x axis), each split's zero share in the legend;
 - ``predicted_vs_actual.png``: one panel per system, test cases, 1 + EUR on both log axes;
-- ``mae_by_range.png``: test MAE per award range, bars grouped by range, one colour per system.
+- ``mae_by_range.png``: test MAE per award range, bars grouped by range, one colour per system;
+  an MAE of exactly 0 (e.g. the ``zero`` baseline on zero awards) is marked with a ▼ and "0"
+  at the foot of the log axis instead of leaving an empty slot.
 """
 
 from __future__ import annotations
@@ -94,10 +96,19 @@ def mae_by_range(scores: dict[str, dict[str, Any]]) -> Callable[[Path], None]:
         width = 0.8 / max(1, len(names))
         figure, axis = plt.subplots(figsize=(8, 4), dpi=100)
         positions = np.arange(len(RANGES))
+        drawn = [v for name in names for key, _ in RANGES
+                 if (v := scores[name]["test"]["bucket_mae"][key]["mae"])]
+        floor = min(drawn) / 10 if drawn else 1.0  # where a zero MAE is marked on the log axis
         for i, name in enumerate(names):
             values = [scores[name]["test"]["bucket_mae"][key]["mae"] for key, _ in RANGES]
-            axis.bar(positions + i * width, [np.nan if v is None else v for v in values],
-                     width=width, label=name)
+            bars = axis.bar(positions + i * width, [np.nan if not v else v for v in values],
+                            width=width, label=name)
+            for position, value in zip(positions + i * width, values, strict=True):
+                if value == 0:  # a log axis has no 0: mark it instead of leaving a gap
+                    axis.plot(position, floor, marker="v", color=bars.patches[0].get_facecolor(),
+                              markersize=6)
+                    axis.annotate("0", (position, floor), textcoords="offset points",
+                                  xytext=(0, 5), ha="center", fontsize=7)
         axis.set_xticks(positions + width * (len(names) - 1) / 2, [t for _, t in RANGES])
         axis.set_yscale("log")
         axis.set_xlabel("true award range (EUR)")

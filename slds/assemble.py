@@ -130,11 +130,15 @@ class OneShotChooser:
 
 
 def write_configs(folder: Path, blocks: RowBlocks, one_shot: dict[str, int], *,
-                  progress: bool | None = None) -> dict[str, dict[str, WrittenSplit]]:
+                  progress: bool | None = None,
+                  published: dict[str, dict[str, Any]] | None = None
+                  ) -> dict[str, dict[str, WrittenSplit]]:
     """Write ``default`` (all rows, year splits) and one config per language pair present.
 
-    A pair config holds its rows of each year split, plus ``one_shot_examples`` when the pair
-    has validation rows; empty splits are left out (an empty split would only mislead).
+    A pair config holds its rows of each year split, plus ``one_shot_examples``: the
+    source's published row for that pair when ``published`` has one (kept as it is), else
+    the recomputed one (when the pair has validation rows); empty splits are left out (an
+    empty split would only mislead).
 
     Returns:
         config -> split -> :class:`WrittenSplit`, configs in order (``default``, then the
@@ -170,13 +174,14 @@ def write_configs(folder: Path, blocks: RowBlocks, one_shot: dict[str, int], *,
             table = blocks.read(reader, (split, pair, year))
             writer_for(DEFAULT_CONFIG, split).write(table)
             writer_for(pair, split).write(table)
-            if split == "validation" and pair in one_shot:
+            if split == "validation" and pair in one_shot and pair not in (published or {}):
                 chosen = table.filter(pc.equal(table["sample_id"], one_shot[pair]))
                 if chosen.num_rows:
                     shots[pair] = chosen
         for key in list(open_files):
             finish(*key)
-    for pair, table in shots.items():
+    shots.update({pair: rows_table([row]) for pair, row in (published or {}).items()})
+    for pair, table in sorted(shots.items(), key=lambda item: PAIR_RANK[item[0]]):
         with ParquetStreamWriter(folder / data_file_path(pair, ONE_SHOT_SPLIT),
                                  FEATURES.arrow_schema) as writer:
             writer.write(table)

@@ -4,7 +4,8 @@ Returns problems (empty when the folder passes):
 
 - every pair config holds only its pair's decision/headnote languages;
 - each ``one_shot_examples`` split has exactly one row, which is the validation row with
-  the shortest decision of that pair (ties by sample_id);
+  the shortest decision of that pair (ties by sample_id) — unless the card lists the pair
+  under ``one_shot_published`` (the source's published row, kept as it is);
 - in ``default`` every decision lies in one split only, a ``test_<year>`` split holds only
   that year, and the pair configs' year splits partition ``default``'s rows;
 - no decision text contains its own headnote (headnote leakage into the model input).
@@ -36,7 +37,7 @@ def _column(path: Path, name: str) -> list:
     return pq.read_table(path, columns=[name]).column(name).to_pylist()
 
 
-def _pair_problems(config: str, splits: dict[str, Path]) -> list[str]:
+def _pair_problems(config: str, splits: dict[str, Path], published: bool = False) -> list[str]:
     problems = []
     decision_language, headnote_language = config.split("_")
     for split, path in splits.items():
@@ -49,6 +50,8 @@ def _pair_problems(config: str, splits: dict[str, Path]) -> list[str]:
         shot = _column(splits[ONE_SHOT_SPLIT], "sample_id")
         if len(shot) != 1:
             problems.append(f"{config}/{ONE_SHOT_SPLIT}: {len(shot)} rows; expected 1")
+        elif published:
+            pass  # the source's own example, kept as published
         elif "validation" not in splits:
             problems.append(f"{config}/{ONE_SHOT_SPLIT}: present without a validation split")
         else:
@@ -95,7 +98,7 @@ def _default_problems(default: dict[str, Path]) -> tuple[list[str], dict[str, se
     return problems, default_ids
 
 
-def _pair_configs_problems(files: dict[str, dict[str, Path]]
+def _pair_configs_problems(files: dict[str, dict[str, Path]], published: set[str] = frozenset()
                            ) -> tuple[list[str], dict[str, set[str]]]:
     """Problems of the pair configs (each on its own, and sample ids shared between pairs)
     and the union of their sample ids per split (one-shot examples left out)."""
@@ -104,7 +107,7 @@ def _pair_configs_problems(files: dict[str, dict[str, Path]]
     for config, splits in files.items():
         if config == DEFAULT_CONFIG:
             continue
-        problems.extend(_pair_problems(config, splits))
+        problems.extend(_pair_problems(config, splits, config in published))
         for split, path in splits.items():
             if split != ONE_SHOT_SPLIT:
                 ids = _column(path, "sample_id")
@@ -121,7 +124,8 @@ def audit_folder(folder: Path) -> list[str]:
     if default is None:
         return [f"no {DEFAULT_CONFIG!r} config in the card"]
     problems, default_ids = _default_problems(default)
-    pair_problems, pair_ids = _pair_configs_problems(files)
+    published = set(read_card_metadata(Path(folder)).get("one_shot_published") or [])
+    pair_problems, pair_ids = _pair_configs_problems(files, published)
     problems += pair_problems
     for split, ids in default_ids.items():
         if pair_ids.get(split, set()) != ids:

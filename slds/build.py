@@ -105,6 +105,36 @@ def card_metadata(rows: int, *, synthetic: bool, license_id: str) -> dict[str, A
     }
 
 
+class PublishedShots:
+    """Rows a source marks as its pairs' published one-shot examples (``split`` column
+    ``one_shot_examples``): taken out of the data rows (they repeat a validation row) and
+    kept, one per pair, as the pair's ``one_shot_examples`` row."""
+
+    def __init__(self) -> None:
+        self.raw: list[RawRow] = []
+        self.rows: dict[str, dict[str, Any]] = {}
+
+    def data_rows(self, raw_rows: Iterable[RawRow]) -> Iterator[RawRow]:
+        for raw in raw_rows:
+            if raw.source_split == ONE_SHOT_SPLIT:
+                self.raw.append(raw)
+            else:
+                yield raw
+
+    def validate(self) -> dict[str, dict[str, Any]]:
+        """Validate the kept rows (each on its own: it repeats a data row); SourceError for
+        a second published example of one pair."""
+        for raw in self.raw:
+            row = RowValidator().validate(raw)
+            pair = pair_name(row["decision_language"], row["headnote_language"])
+            if pair in self.rows:
+                raise SourceError(raw.source, f"a second one_shot_examples row for pair {pair}; "
+                                  "expected at most one per pair", line=raw.line,
+                                  column=raw.column("sample_id"))
+            self.rows[pair] = row
+        return self.rows
+
+
 def validated_batches(validator: RowValidator, raw_rows: Iterable[RawRow], *,
                       batch_rows: int = BATCH_ROWS) -> Iterator[list[dict[str, Any]]]:
     """Canonical rows in batches of about ``batch_rows``, each cut where the decision
@@ -166,7 +196,7 @@ def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
             start = time.perf_counter()
             bar = tqdm(desc="slds: reading rows", unit="row",
                        disable=None if progress is None else not progress)
-            for batch in validated_batches(validator, source.rows):
+            for batch in validated_batches(validator, published.data_rows(source.rows)):
                 splits = [bounds.split_of(row["year"]) for row in batch]
                 for row, split in zip(batch, splits, strict=True):
                     stats.add(row, split)
@@ -195,12 +225,16 @@ def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
         return blocks, shots, _Streamed(stats, validator.detected_languages(),
                                         validator.law_areas_derived, properties)
 
+    published = PublishedShots()
+
     def produce(folder: Path) -> StreamedFolder:
         scratch = folder / SCRATCH_FOLDER
         try:
             blocks, shots, streamed = stream(scratch)
+            kept = published.validate()
             start = time.perf_counter()
-            configs = write_configs(folder, blocks, shots.sample_ids(), progress=progress)
+            configs = write_configs(folder, blocks, shots.sample_ids(), progress=progress,
+                                    published=kept)
             timings["write"] = time.perf_counter() - start
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -218,6 +252,7 @@ def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
             "law_area_rows": law_area_table(stats),
             "one_shot_split": ONE_SHOT_SPLIT,
             "one_shot_pairs": sorted(p for p, s in configs.items() if ONE_SHOT_SPLIT in s),
+            "one_shot_published": sorted(kept),
             "properties": properties_rows(streamed.properties) if streamed.properties else None,
             "properties_note": properties_note,
             "detected": streamed.detected,
@@ -229,8 +264,9 @@ def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
         }
         return StreamedFolder(
             configs=configs, default=DEFAULT_CONFIG, card_context=context,
-            card_metadata=card_metadata(stats.n_rows, synthetic=bool(synthetic),
-                                        license_id=license_id),
+            card_metadata={**card_metadata(stats.n_rows, synthetic=bool(synthetic),
+                                           license_id=license_id),
+                           **({"one_shot_published": sorted(kept)} if kept else {})},
             figures={FIGURE_NAME: length_figure(stats)}, result=streamed)
 
     report, streamed = write_streamed_hub_folder(Path(out_dir), produce,

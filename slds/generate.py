@@ -1,9 +1,15 @@
 """``courtbench generate slds``: headnotes from any OpenAI-compatible model, as the SLDS paper ran it.
 
-Per sample of a split: a system message (``slds/prompts/headnote_system.txt``), with
-``--shots 1`` the pair's ``one_shot_examples`` row as a user/assistant exchange, then the user
-message "Leading decision:\\n```{decision}```\\n\\nGenerate a headnote in {language} for the
-leading decision above." Sampling: temperature 0.7, top-p 0.8, seed 2025, 1,024 new tokens.
+Per sample of a split: a system message (``slds/prompts/headnote_system.txt``, courtbench's own
+wording, not the published evaluation's; ``--system-prompt FILE`` sends another file byte for
+byte), with ``--shots 1`` the pair's ``one_shot_examples`` row as a user/assistant exchange,
+then the user message "Leading decision:\\n```{decision}```\\n\\nGenerate a headnote in
+{language} for the leading decision above." Decoding (:data:`PRESETS`): ``--preset courtbench``
+(default) temperature 0.7, top-p 0.8, seed 2025, 1,024 new tokens; ``--preset published`` the
+published evaluation's temperature 0.7, top-p 0.8, top-k 20, repetition penalty 1.05, seed
+2025, 512 new tokens (× 10 with ``--reasoning``), stop ``</s>`` — top-k and the repetition
+penalty go in ``extra_body`` and are dropped for the OpenAI, Anthropic and DeepSeek APIs, which
+refuse them. An explicit option (``--temperature``, ``--top-k`` …) overrides the preset.
 
 Output: ``--out preds.jsonl``, one line per sample (``sample_id``, ``config``,
 ``prediction``, ``finish_reason``, ``usage``, ``error``, ``reasoning``), failed and empty
@@ -28,6 +34,7 @@ from courtbench.errors import CourtbenchError
 from courtbench.llm import (
     ChatRequest,
     EndpointConfig,
+    decoding_params,
     dry_run_text,
     endpoint_from_args,
     manifest_endpoint,
@@ -44,6 +51,17 @@ LANGUAGE_NAMES = {"de": "German", "fr": "French", "it": "Italian"}
 CONFIG_NAMES = tuple(pair_name(d, h) for d, h in PAIRS)
 ONE_SHOT_SPLIT = "one_shot_examples"
 _PLACEHOLDER = re.compile(r"\{(decision|language)\}")
+#: Decoding of each ``--preset``: ``courtbench`` (the default) and ``published`` (paper
+#: Appendix F.3 and the published evaluation code). ``reasoning_factor`` multiplies
+#: ``max_tokens`` with ``--reasoning`` (room for the thinking of reasoning models).
+PRESETS: dict[str, dict] = {
+    "courtbench": {"temperature": 0.7, "top_p": 0.8, "seed": 2025, "max_tokens": 1024,
+                   "top_k": None, "repetition_penalty": None, "stop": None,
+                   "reasoning_factor": 10},
+    "published": {"temperature": 0.7, "top_p": 0.8, "seed": 2025, "max_tokens": 512,
+                  "top_k": 20, "repetition_penalty": 1.05, "stop": ["</s>"],
+                  "reasoning_factor": 10},
+}
 
 
 @dataclass(frozen=True)
@@ -61,7 +79,7 @@ class Prompts:
 def _read_prompt(path: Path | None, default: str, option: str) -> str:
     file = path if path is not None else package_path("slds", "prompts", default)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_bytes().decode("utf-8")  # byte for byte: no newline translation
     except (OSError, UnicodeDecodeError) as error:
         raise CourtbenchError(f"{option} {file}: cannot read it as UTF-8 text: {error}") from None
     if not text.strip():
@@ -132,7 +150,7 @@ def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoin
     if args.max_input_chars is not None and args.max_input_chars < 1:
         raise CourtbenchError(f"--max-input-chars {args.max_input_chars}: expected a positive "
                               "number of characters")
-    if args.max_tokens < 1:
+    if args.max_tokens is not None and args.max_tokens < 1:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected a positive integer")
     if not args.data.is_dir():
         raise CourtbenchError(f"--data {args.data}: not a folder")
@@ -210,6 +228,12 @@ def build_requests(data: Path, configs: list[str], split: str, shots: int, promp
     return samples, requests, counts
 
 
+def endpoint_host_name(base_url: str) -> str:
+    from courtbench.llm import endpoint_host
+
+    return endpoint_host(base_url)
+
+
 # --------------------------------------------------------------------------------------------
 # Output
 
@@ -250,13 +274,41 @@ def manifest_document(args, configs, prompts, model: dict, params, counts, summa
     }
 
 
+def sampling_params(args: argparse.Namespace) -> dict:
+    """temperature, top_p, seed and max_tokens: the ``--preset``'s, each overridden by an
+    explicit option (the endpoint and the ``--local-model`` path sample alike)."""
+    preset = PRESETS[args.preset]
+    chosen = {name: preset[name] if getattr(args, name, None) is None else getattr(args, name)
+              for name in ("temperature", "top_p", "seed")}
+    max_tokens = args.max_tokens
+    if max_tokens is None:
+        max_tokens = preset["max_tokens"] * (preset["reasoning_factor"] if args.reasoning else 1)
+    return {**chosen, "max_tokens": max_tokens}
+
+
+def request_params(args: argparse.Namespace) -> tuple[dict, list[str]]:
+    """The parameters sent with every request: the ``--preset``'s, each overridden by an
+    explicit option; ``(params, dropped)`` as :func:`courtbench.llm.decoding_params`."""
+    preset = PRESETS[args.preset]
+
+    def chosen(name: str):
+        value = getattr(args, name, None)
+        return preset[name.removeprefix("sampling_")] if value is None else value
+
+    return decoding_params(sampling_params(args), args.base_url, stop=chosen("stop"), top_k=chosen("sampling_top_k"),
+                           repetition_penalty=chosen("repetition_penalty"),
+                           extra_body=getattr(args, "extra_body", None))
+
+
 def generate(args: argparse.Namespace) -> int:
     """CLI entry point; returns 0 when every request completed, 1 otherwise."""
     configs, prompts, config = check_options(args)
     if config is None:  # the plugin sends --local-model runs to slds.local_generation
         raise CourtbenchError("--local-model: run through `courtbench generate slds`")
-    params = {"temperature": args.temperature, "top_p": args.top_p, "seed": args.seed,
-              "max_tokens": args.max_tokens}
+    params, dropped = request_params(args)
+    if dropped:
+        print(f"courtbench generate: {endpoint_host_name(args.base_url)} refuses "
+              f"{', '.join(dropped)}: not sent (recorded in the manifest)", file=sys.stderr)
     samples, requests, cut_counts = build_requests(args.data, configs, args.split, args.shots,
                                                    prompts, params, args.max_input_chars)
     if not requests:
@@ -268,9 +320,10 @@ def generate(args: argparse.Namespace) -> int:
     summary = run_chat(requests, config, desc=f"slds generate ({args.config})")
     data, counts = output_lines(samples, summary.results)
     counts.update(cut_counts)
-    manifest = write_output_file(args.out, data, manifest_document(
-        args, configs, prompts, manifest_endpoint(config), params, counts, summary),
-        kind=OUTPUT_KIND)
+    document = {**manifest_document(args, configs, prompts, manifest_endpoint(config), params,
+                                    counts, summary),
+                "preset": args.preset, "reasoning": args.reasoning, "parameters_dropped": dropped}
+    manifest = write_output_file(args.out, data, document, kind=OUTPUT_KIND)
     print(f"{len(samples)} headnotes → {args.out} ({counts['ok']} ok, {counts['empty']} empty, "
           f"{counts['failed']} failed; {summary.cached} from cache, {summary.sent} sent; "
           f"{counts['cut_decisions']} decisions cut at {args.max_input_chars} characters; "
@@ -296,15 +349,25 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shots", type=int, choices=(0, 1), default=1,
                         help="1 (default): the pair's one_shot_examples row first, as the "
                              "published evaluation; 0: zero-shot")
-    parser.add_argument("--temperature", type=float, default=0.7, help="default 0.7")
-    parser.add_argument("--top-p", type=float, default=0.8, help="default 0.8")
-    parser.add_argument("--seed", type=int, default=2025, help="default 2025")
-    parser.add_argument("--max-tokens", type=int, default=1024, help="new tokens (default 1024)")
+    parser.add_argument("--preset", choices=tuple(PRESETS), default="courtbench",
+                        help="decoding: courtbench (default: temperature 0.7, top-p 0.8, seed "
+                             "2025, 1024 new tokens) or published (the published evaluation: "
+                             "temperature 0.7, top-p 0.8, top-k 20, repetition penalty 1.05, "
+                             "seed 2025, 512 new tokens, stop </s>); options below override it")
+    parser.add_argument("--reasoning", action="store_true",
+                        help="a reasoning model: the preset's new-token budget x 10")
+    parser.add_argument("--temperature", type=float, help="default: the preset's (0.7)")
+    parser.add_argument("--top-p", type=float, help="default: the preset's (0.8)")
+    parser.add_argument("--seed", type=int, help="default: the preset's (2025)")
+    parser.add_argument("--max-tokens", type=int,
+                        help="new tokens (default: the preset's, 1024 or 512, x 10 with "
+                             "--reasoning)")
     parser.add_argument("--max-input-chars", type=int, metavar="N",
                         help="cut longer decisions at a paragraph boundary (counted and "
                              "reported); default: never cut")
     parser.add_argument("--system-prompt", type=Path, metavar="FILE",
-                        help="replace the packaged system prompt")
+                        help="replace the packaged system prompt (courtbench's own wording) "
+                             "with this file, sent byte for byte, e.g. the published one")
     parser.add_argument("--user-prompt", type=Path, metavar="FILE",
                         help="replace the packaged user template ({decision}, {language})")
     local = parser.add_argument_group("local model (instead of an endpoint; train extra)")

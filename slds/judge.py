@@ -203,12 +203,26 @@ def _report(args: argparse.Namespace, result: dict) -> None:
               f"reasons per sample in {args.out}", file=sys.stderr)
 
 
+def _other_pair_ids(folder: Path, split: str, ids: list) -> set:
+    """Sample ids of ``split`` in the folder's other pairs (its ``default`` config), skipped
+    in a predictions file; none when the folder has no ``default`` config."""
+    try:
+        everything = read_split(folder, split)["sample_id"]
+    except CourtbenchError:
+        return set()
+    return set(everything) - set(ids)
+
+
 def judge(args: argparse.Namespace) -> int:
     """CLI entry point ``courtbench judge slds``; 1 when a request failed or nothing scored."""
     settings = _settings(args)
     dataset = read_split(args.data, args.split, config=args.config, columns=REQUIRED_COLUMNS)
     ids = list(dataset["sample_id"])
-    predictions = read_predictions(args.predictions, "sample_id", "prediction", ids, _text_prediction)
+    # a file covering other pairs too (e.g. of `baselines slds` or `generate --config all`):
+    # the rows of the other pairs are skipped, those of --config must all be there
+    others = _other_pair_ids(args.data, args.split, ids)
+    predictions = read_predictions(args.predictions, "sample_id", "prediction", ids,
+                                   _text_prediction, ignored_ids=others)
     if args.dry_run:
         return _dry_run(settings, dataset, predictions)
     result = judge_rows(list(dataset["headnote"]), list(dataset["headnote_language"]),

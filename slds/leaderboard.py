@@ -5,7 +5,11 @@ the LLM judge when the report has them), each with a normal-approximation 95% in
 the report's bootstrap standard error (macro ± 1.96·SE); the 3×3 decision × headnote language
 grid of every metric as breakdowns; each test sample's ROUGE-L F1 (×100, the report's ROUGE
 tokenizer) as per-item values; and paired bootstrap tests of those against the model-free
-reference baselines scored in the same report.
+reference baselines scored in the same report (on the system's pairs).
+
+Scope: the language pairs a system covers are recorded as the breakdown table ``Scope`` (one
+row per pair, value = its number of samples) — the schema's existing shape, so re-scoring and
+record validation stay as they are; the macro-averages are over those pairs only.
 """
 
 from __future__ import annotations
@@ -17,12 +21,11 @@ from rouge_score import rouge_scorer
 
 from courtbench.leaderboard.results_schema import paired_bootstrap
 from courtbench.metric_modules import load_metric_module
-from courtbench.predictions import read_predictions
 from slds.data import read_split
 from slds.evaluation import (
     METRIC_TITLES,
     evaluate_files,
-    prediction_text,
+    read_system,
     settings_from_options,
 )
 from slds.schema import LANGUAGES, pair_name
@@ -43,19 +46,34 @@ def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:
 def _per_item_rouge_l(rerun: dict[str, Any], systems: list[str]) -> dict[str, list[float]]:
     """Each sample's ROUGE-L F1 ×100 per system, in the split's sample_id order."""
     settings = rerun["options"]
-    rows = read_split(Path(rerun["data"]), settings["split"], columns=("headnote",))
+    rows = read_split(Path(rerun["data"]), settings["split"],
+                      columns=("headnote", "headnote_language", "decision_language"))
     ids, references = rows["sample_id"], rows["headnote"]
+    pairs = [pair_name(d, h) for d, h in zip(rows["decision_language"],
+                                             rows["headnote_language"], strict=True)]
+    configs = settings.get("configs")
     tokenizer = (None if settings["rouge_tokenizer"] == "rouge_score"
                  else load_metric_module("headnote_similarity").UnicodeTokenizer())
     scorer = rouge_scorer.RougeScorer(["rougeL"], tokenizer=tokenizer)
     values = {}
     for system in systems:
-        predicted = read_predictions(Path(rerun["predictions"][system]["path"]), "sample_id",
-                                     "prediction", ids, prediction_text)
+        predicted, covered = read_system(Path(rerun["predictions"][system]["path"]), ids, pairs,
+                                         None if configs is None else tuple(configs))
         # a failed generation (null) scores as an empty prediction, as in the report
-        values[system] = [100.0 * scorer.score(reference, predicted[i] or "")["rougeL"].fmeasure
-                          for i, reference in zip(ids, references, strict=True)]
+        values[system] = {i: 100.0 * scorer.score(reference, predicted[i] or "")["rougeL"].fmeasure
+                          for i, reference, pair in zip(ids, references, pairs, strict=True)
+                          if pair in covered}
     return values
+
+
+def _scope_counts(report: dict[str, Any], system: str) -> dict[str, int]:
+    """Pair → samples of ``system``'s scope, from the report's rougeL table."""
+    table = report["tables"]["rougeL"]
+    columns = table["columns"]
+    mine = dict(zip(columns, next(r for r in table["rows"] if r[0] == system), strict=True))
+    counts = dict(zip(columns, next(r for r in table["rows"] if r[0] == "n (samples)"),
+                      strict=True))
+    return {pair: counts[pair] for pair in mine["pairs"].split("+")}
 
 
 def _records_metrics(tables: dict[str, Any], system: str) -> tuple[list[dict], list[dict]]:
@@ -67,7 +85,8 @@ def _records_metrics(tables: dict[str, Any], system: str) -> tuple[list[dict], l
         row = dict(zip(columns, next(r for r in tables[key]["rows"] if r[0] == system),
                        strict=True))
         macro, se = row["macro"], row["SE"]
-        interval = (macro - Z_95 * se, macro + Z_95 * se) if None not in (macro, se) else None
+        defined = isinstance(se, float | int) and macro is not None
+        interval = (macro - Z_95 * se, macro + Z_95 * se) if defined else None
         metrics.append({"name": title, "value": macro,
                         "ci_low": interval[0] if interval else None,
                         "ci_high": interval[1] if interval else None,
@@ -88,11 +107,15 @@ def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
     records = []
     for system in systems:
         metrics, breakdowns = _records_metrics(report["tables"], system)
+        breakdowns += [{"table": "Scope", "row": pair, "column": "samples", "value": float(n)}
+                       for pair, n in _scope_counts(report, system).items()]
         tests = []
+        own = per_item[system]
         for against in references:
-            if against == system:
+            if against == system or not set(own) <= set(per_item[against]):
                 continue
-            result = paired_bootstrap(per_item[system], per_item[against], lower_is_better=False,
+            result = paired_bootstrap(list(own.values()), [per_item[against][i] for i in own],
+                                      lower_is_better=False,
                                       n_resamples=options["resamples"], seed=options["seed"])
             tests.append({"against": against, "delta": result["delta"],
                           "ci_low": result["ci_low"], "ci_high": result["ci_high"],
@@ -101,7 +124,7 @@ def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
             "system": system, "reference": system in REFERENCE_SYSTEMS, "metrics": metrics,
             "breakdowns": breakdowns, "paired_tests": tests,
             "per_item_name": "ROUGE-L F1 ×100 per test sample",
-            "per_item_lower_is_better": False, "per_item": per_item[system],
+            "per_item_lower_is_better": False, "per_item": list(own.values()),
             **({"family": "baseline"} if system in REFERENCE_SYSTEMS else {}),
         })
     return records

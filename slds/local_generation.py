@@ -31,6 +31,7 @@ from slds.generate import (
     manifest_document,
     output_lines,
     render_user,
+    sampling_params,
 )
 from slds.training.examples import check_chat_template, prompt_ids
 
@@ -115,11 +116,10 @@ def generate(args: argparse.Namespace) -> int:
 def generate_local(args: argparse.Namespace, configs: list[str], prompts: Prompts) -> int:
     """``generate slds`` with ``--local-model``; returns 0 (a local run has no failed request)."""
     extra.require(("torch", "transformers"), command="generate slds --local-model")
-    if args.dry_run or args.max_model_len <= args.max_tokens:
+    params = sampling_params(args)
+    if args.dry_run or args.max_model_len <= params["max_tokens"]:
         raise CourtbenchError("--local-model: --dry-run is for endpoints; --max-model-len must "
                               "exceed --max-tokens")
-    params = {"temperature": args.temperature, "top_p": args.top_p, "seed": args.seed,
-              "max_tokens": args.max_tokens}
     model_hash = folder_hash(args.local_model, "--local-model")
     samples, requests, counts = build_requests(args.data, configs, args.split, args.shots,
                                                prompts, params, args.max_input_chars)
@@ -128,7 +128,7 @@ def generate_local(args: argparse.Namespace, configs: list[str], prompts: Prompt
                               f"{', '.join(configs)}")
     model, tokenizer = load_local(args.local_model)
     encoded, token_cut = _token_prompts(tokenizer, prompts, samples, requests,
-                                        args.max_model_len - args.max_tokens)
+                                        args.max_model_len - params["max_tokens"])
     results = [_generate_one(model, tokenizer, request.id, ids, params) for request, ids in
                tqdm(list(zip(requests, encoded, strict=True)), desc="slds generate (local)",
                     file=sys.stderr)]

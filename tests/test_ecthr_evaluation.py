@@ -95,21 +95,25 @@ def test_strict_prediction_files(tmp_path, data):
     read = read_system_predictions([path], data)
     assert read["sys"]["test"].shape == (len(data.ids("test")),)
 
-    broken = good[:3] + good[4:] + [good[0], ("001-999999", "5")]
+    broken = good + [good[-1], ("001-999999", "5")]
     path = write_csv(tmp_path / "broken.csv", broken)
     with pytest.raises(CourtbenchError) as error:
         read_system_predictions([path], data)
     message = str(error.value)
     assert "1 unknown" in message and "'001-999999'" in message
-    assert "1 duplicate" in message and repr(ids[0]) in message
-    assert "have no prediction" in message and repr(ids[3]) in message
+    assert "1 duplicate" in message and repr(ids[-1]) in message
+    # a split covered in part is refused, naming the missing case
+    partial = write_csv(tmp_path / "partial.csv", good[:3] + good[4:])
+    with pytest.raises(CourtbenchError) as error:
+        read_system_predictions([partial], data, ("train", "validation", "test"))
+    assert "covers split train in part" in str(error.value) and repr(ids[3]) in str(error.value)
 
     for value, problem in (("nan", "not finite"), ("inf", "not finite"), ("-3", "negative")):
         rows = list(good)
         rows[10] = (ids[10], value)
         path = write_csv(tmp_path / "bad.csv", rows)
         with pytest.raises(SourceError, match=rf"bad\.csv, line 12, column 'prediction'.*{problem}"):
-            read_system_predictions([path], data)
+            read_system_predictions([path], data, ("train", "validation", "test"))
 
     jsonl = tmp_path / "json_sys.jsonl"
     jsonl.write_text("".join(json.dumps({"case_id": c, "prediction": 7}) + "\n" for c in ids))
@@ -118,7 +122,7 @@ def test_strict_prediction_files(tmp_path, data):
     lines[1] = json.dumps({"case_id": ids[1], "prediction": True})
     jsonl.write_text("\n".join(lines) + "\n")
     with pytest.raises(SourceError, match=r"line 2, column 'prediction'.*expected a number"):
-        read_system_predictions([jsonl], data)
+        read_system_predictions([jsonl], data, ("train", "validation", "test"))
 
     other_dir = tmp_path / "other"
     other_dir.mkdir()
@@ -129,14 +133,16 @@ def test_strict_prediction_files(tmp_path, data):
 
 def test_splits_option(tmp_path, data):
     assert parse_splits("test,validation") == ("validation", "test")
-    with pytest.raises(CourtbenchError, match="includes validation and test"):
-        parse_splits("train,test")
+    assert parse_splits("test") == ("test",)
+    with pytest.raises(CourtbenchError, match="subset of train, validation, test"):
+        parse_splits("dev")
     held_out = [(c, "1") for s in ("validation", "test") for c in data.ids(s)]
     path = write_csv(tmp_path / "held_out.csv", held_out)
     assert set(read_system_predictions([path], data, ("validation", "test"))["held_out"]) == {
         "validation", "test"}
-    with pytest.raises(CourtbenchError, match="have no prediction"):
-        read_system_predictions([path], data)  # default: train is required too
+    # train named in --splits but not covered at all: scored on what it covers
+    assert set(read_system_predictions([path], data, ("train", "validation", "test"))
+               ["held_out"]) == {"validation", "test"}
     # a file that also covers train compares with it: its train rows are skipped
     everything = [(c, "7") for s in ("train", "validation", "test") for c in data.ids(s)]
     full = write_csv(tmp_path / "full.csv", everything)
@@ -152,8 +158,8 @@ def test_report_numbers(tmp_path, data, predictions):
     systems = read_system_predictions([predictions / f"{n}.csv" for n in CHEAP], data)
     report = build_report(data, systems, resamples=200, seed=1, figures=False)
     tables = {t.name: t for t in report.tables}
-    assert list(tables) == ["main", "mae_by_range", "error_buckets", "by_state", "by_article",
-                            "bootstrap"]
+    assert list(tables) == ["main", "panel", "mae_by_range", "error_buckets", "by_state",
+                            "by_article", "bootstrap"]
     main_rows = {row[0]: row for row in tables["main"].rows}
     assert list(main_rows) == CHEAP
     y_test = data.target("test")
@@ -161,13 +167,21 @@ def test_report_numbers(tmp_path, data, predictions):
     for name in CHEAP:
         prediction = systems[name]["test"]
         row = main_rows[name]
-        assert row[1] == pytest.approx(np.mean(np.abs(prediction - y_test)))
+        assert row[1] == "validation+test"
+        assert row[2] == pytest.approx(np.mean(np.abs(prediction - y_test)))
+        low, high = (float(x.replace(",", "")) for x in row[3].strip("[]").split(", "))
+        assert low <= row[2] <= high
         in_view = np.isin(test_ids, data.views["OOD"])
-        assert row[10] == pytest.approx(np.mean(np.abs(prediction[in_view] - y_test[in_view])))
-        assert row[12] == pytest.approx(np.mean(np.abs(systems[name]["validation"]
+        assert row[12] == pytest.approx(np.mean(np.abs(prediction[in_view] - y_test[in_view])))
+        assert row[14] == pytest.approx(np.mean(np.abs(systems[name]["validation"]
                                                        - data.target("validation"))))
-    zero_share = np.mean(y_test == 0)
-    assert main_rows["zero"][8] == pytest.approx(2 * zero_share / (1 + zero_share))
+        assert row[15] is None  # no runner manifest: no fallback share
+    zero_share = np.mean(y_test <= 0.5)
+    assert main_rows["zero"][10] == pytest.approx(2 * zero_share / (1 + zero_share))
+    # constant predictors' correlations carry the footnote with the convention
+    assert "Pearson r¹" in tables["main"].columns and "train_median" in tables["main"].note
+    panel = {(row[0], row[1]): row for row in tables["panel"].rows}
+    assert panel[("zero", "test")][2] == y_test.size and ("knn", "Challenging") in panel
     # states: at most twelve named plus "other"; the n column adds up to the test pool
     states = tables["by_state"].rows
     assert len([r for r in states if r[0] != "other"]) <= 12
@@ -177,12 +191,14 @@ def test_report_numbers(tmp_path, data, predictions):
     for row in tables["error_buckets"].rows:
         assert sum(row[1:]) == pytest.approx(100.0)
     # bootstrap: each system against the best, and against train_median unless it is the best
-    best = min(main_rows, key=lambda n: main_rows[n][1])
+    best = min(main_rows, key=lambda n: main_rows[n][2])
     pairs = {(r[0], r[1]) for r in tables["bootstrap"].rows}
     expected = {(n, best) for n in CHEAP if n != best}
     if best != "train_median":
         expected |= {(n, "train_median") for n in CHEAP if n != "train_median"}
     assert pairs == expected
+    for row in tables["bootstrap"].rows:  # the verdict names a system, never "2 better"
+        assert row[6] in (f"{row[0]} better", f"{row[1]} better", "not significant")
     assert report.provenance["metrics"]["bootstrap_mae"]["n_resamples"] == 200
     assert report.provenance["data"]["fingerprint"] == data.fingerprint
 
@@ -231,3 +247,79 @@ def test_reduced_demo(tmp_path):
 
     expected = set(SYSTEMS) | ({"bm25"} if bm25_available() else set())
     assert {p.stem for p in (tmp_path / "ecthr_npd_predictions").glob("*.csv")} == expected
+
+
+def test_any_complete_split_subset_is_scored_and_its_scope_stated(tmp_path, data, predictions):
+    """Test only, validation only and both compare in one report; figures outside a
+    system's scope are absent, paired tests use the systems with a test scope."""
+    test_only = write_csv(tmp_path / "test_only.csv", [(c, "900") for c in data.ids("test")])
+    validation_only = write_csv(tmp_path / "val_only.csv",
+                                [(c, "900") for c in data.ids("validation")])
+    files = [test_only, validation_only, predictions / "train_median.csv"]
+    systems = read_system_predictions(files, data)
+    assert {name: sorted(s) for name, s in systems.items()} == {
+        "test_only": ["test"], "val_only": ["validation"],
+        "train_median": ["test", "validation"]}
+    report = build_report(data, systems, resamples=50, seed=1, figures=False)
+    tables = {t.name: t for t in report.tables}
+    rows = {row[0]: row for row in tables["main"].rows}
+    assert rows["test_only"][1] == "test" and rows["test_only"][14] is None
+    assert rows["val_only"][1] == "validation" and rows["val_only"][2] is None
+    assert rows["val_only"][3] is None and rows["val_only"][14] is not None
+    assert report.provenance["scope"] == {"test_only": "test", "val_only": "validation",
+                                          "train_median": "validation+test"}
+    assert all("val_only" not in row[:2] for row in tables["bootstrap"].rows)
+    assert "val_only" not in tables["by_state"].columns
+    assert "val_only" in report.intro and "test_only test" in report.intro
+    empty = write_csv(tmp_path / "nothing.csv", [(data.ids("train")[0], "1")])
+    with pytest.raises(CourtbenchError, match="no prediction for any case of validation, test"):
+        read_system_predictions([empty], data)
+
+
+def test_prediction_files_in_the_authors_formats(tmp_path, data):
+    """itemid / predicted_award_eur columns, JSON arrays and JSON Lines read the same."""
+    ids = data.ids("test")
+    csv_path = tmp_path / "authors.csv"
+    csv_path.write_text("itemid,predicted_award_eur\n"
+                        + "".join(f"{c},{i % 7}.5\n" for i, c in enumerate(ids)))
+    json_path = tmp_path / "authors_json.json"
+    json_path.write_text(json.dumps([{"itemid": c, "predicted_award_eur": i % 7 + 0.5}
+                                     for i, c in enumerate(ids)], indent=1))
+    jsonl_path = tmp_path / "mixed.jsonl"
+    jsonl_path.write_text("".join(json.dumps({"case_id": c, "predicted_award_eur": i % 7 + 0.5})
+                                  + "\n" for i, c in enumerate(ids)))
+    read = read_system_predictions([csv_path, json_path, jsonl_path], data)
+    assert np.array_equal(read["authors"]["test"], read["authors_json"]["test"])
+    assert np.array_equal(read["authors"]["test"], read["mixed"]["test"])
+
+
+@pytest.mark.parametrize("text, line, column, problem", [
+    ("case_id,prediction,prediction\n", 1, "prediction", "names this column twice"),
+    ("case_id,prediction\n{first},\uff15\uff10\n", 2, "prediction", "plain decimal"),
+    ("case_id,prediction\n{first},\u0665\u0660\n", 2, "prediction", "plain decimal"),
+    ("case_id,prediction\n{first},5_000\n", 2, "prediction", "plain decimal"),
+    ("case_id,prediction\n{first},0x1388\n", 2, "prediction", "plain decimal"),
+    ("itemid,case_id,prediction\n{first},{first},1\n", 2, "itemid", "both given"),
+])
+def test_malformed_prediction_csv_is_one_line_naming_file_line_column(tmp_path, data, text,
+                                                                      line, column, problem):
+    path = tmp_path / "bad.csv"
+    path.write_text(text.format(first=data.ids("test")[0]), encoding="utf-8")
+    with pytest.raises(SourceError) as error:
+        read_system_predictions([path], data)
+    message = str(error.value)
+    assert f"bad.csv, line {line}, column {column!r}" in message and problem in message
+    assert "\n" not in message
+
+
+def test_duplicate_json_keys_are_refused(tmp_path, data):
+    first = data.ids("test")[0]
+    jsonl = tmp_path / "dup.jsonl"
+    jsonl.write_text(f'{{"case_id": "{first}", "prediction": 1, "prediction": 2}}\n')
+    with pytest.raises(SourceError, match=r"dup\.jsonl, line 1, column 'prediction'.*twice"):
+        read_system_predictions([jsonl], data)
+    array = tmp_path / "dup.json"
+    array.write_text(f'[\n{{"case_id": "{first}", "prediction": 1}},\n'
+                     f'{{"case_id": "{first}", "case_id": "x", "prediction": 2}}\n]')
+    with pytest.raises(SourceError, match=r"dup\.json, line 3, column 'case_id'.*twice"):
+        read_system_predictions([array], data)

@@ -245,6 +245,11 @@ def test_reference_table_from_recorded_variants():
     row = table.rows[0]
     assert row[8] == 9_881.0 and row[9] == "Table 20" and row[10] == pytest.approx(119.0)
     assert row[12] == 2 and row[13].startswith("10,100 ± 141")
+    # the paper's X1 is context: our rows are the public 20-predictor X1, never "historical X1"
+    assert row[2] == "X1 (public, 20 predictors)"
+    assert "Paper test MAE (context)" in table.columns
+    assert "allocation-derived" in table.note and "not a like-for-like target" in table.note
+    assert "historical X1" not in " ".join(str(cell) for cell in row)
     assert reference_table({"zero": scores["zero"]}, {"zero": variants["zero"]}) is None
 
 

@@ -102,8 +102,12 @@ def test_ecthr_records_are_valid_and_match_the_report(ecthr_report):
         assert record["reference"] and record["family"] == "baseline"
         assert record["data_kind"] == "synthetic"
         assert len(record["per_item"]) == report["provenance"]["data"]["rows"]["test"]
-        assert {b["row"] for b in record["breakdowns"]} == {"ID", "OOD", "Challenging"}
+        assert {b["row"] for b in record["breakdowns"]} == {"ID", "OOD", "Challenging",
+                                                            "validation", "test"}
         assert all(b["value"] is not None for b in record["breakdowns"])
+        scope = {b["row"]: b["value"] for b in record["breakdowns"] if b["table"] == "Scope"}
+        assert scope == {"validation": report["provenance"]["data"]["rows"]["validation"],
+                         "test": report["provenance"]["data"]["rows"]["test"]}
 
 
 def test_slds_records_carry_the_language_grid_and_paired_tests(slds_report):
@@ -169,9 +173,9 @@ def test_edited_numbers_are_refused_naming_the_cell(ecthr_report, tmp_path):
     report = json.loads(report_path.read_text())
     main_table = report["tables"]["main"]
     row = next(r for r in main_table["rows"] if r[0] == "zero")
-    row[1] = row[1] - 1000.0
+    row[2] = row[2] - 1000.0
     report_path.write_text(json.dumps(report))
-    column = main_table["columns"][1]
+    column = main_table["columns"][2]
     with pytest.raises(CourtbenchError, match=f"table 'main', row 'zero', column '{column}'"):
         verified_records(root / "report")
 

@@ -377,9 +377,16 @@ def test_bertscore_equals_bert_score_with_a_small_local_model(small_bert, monkey
     nonempty = [0, 1, 3]
     cands = [BERT_PREDICTIONS[i] for i in nonempty]
     refs = [BERT_REFERENCES[i] for i in nonempty]
-    _, _, f_raw = bert_score.score(cands, refs, model_type=small_bert, num_layers=4)
+    p_raw, r_raw, f_raw = bert_score.score(cands, refs, model_type=small_bert, num_layers=4)
     assert [raw["per_item"]["bertscore_f1"][i] for i in nonempty] == \
         pytest.approx((100 * f_raw.double()).tolist(), abs=1e-4)
+    # precision and recall too, with the same empty-prediction rule
+    assert [raw["per_item"]["bertscore_precision"][i] for i in nonempty] == \
+        pytest.approx((100 * p_raw.double()).tolist(), abs=1e-4)
+    assert [raw["per_item"]["bertscore_recall"][i] for i in nonempty] == \
+        pytest.approx((100 * r_raw.double()).tolist(), abs=1e-4)
+    assert rescaled["per_item"]["bertscore_precision"][2] == 0.0
+    assert {"bertscore_precision", "bertscore_recall", "bertscore_recall_se"} <= set(rescaled)
     folder = Path(bert_score.__file__).parent / "rescale_baseline"
     for i in nonempty:
         language = BERT_LANGUAGES[i]

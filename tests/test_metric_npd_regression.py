@@ -57,7 +57,7 @@ def reference_buckets(predictions, references, threshold):
     buckets = {"exact": 0, "within_10pct": 0, "10_to_50pct": 0, "over_50pct": 0}
     for p, r in zip(predictions, references, strict=True):
         error = abs(p - r)
-        if r < threshold:
+        if r <= threshold:
             target = "zero"
         elif r <= 10_000:
             target = "up_to_10k"
@@ -69,7 +69,7 @@ def reference_buckets(predictions, references, threshold):
         counts[target] += 1
         if error < threshold:
             buckets["exact"] += 1
-        elif r < threshold:
+        elif r <= threshold:
             buckets["over_50pct"] += 1
         elif error / r <= 0.10:
             buckets["within_10pct"] += 1
@@ -104,8 +104,8 @@ def test_matches_sklearn_and_scipy(pair, threshold):
         assert close(result["spearman_rho"], spearmanr(predictions, references).statistic)
     else:  # documented: 0.0 when either side is constant
         assert result["pearson_r"] == result["spearman_rho"] == 0.0
-    true_zero = [int(r < threshold) for r in references]
-    pred_zero = [int(p < threshold) for p in predictions]
+    true_zero = [int(r <= threshold) for r in references]
+    pred_zero = [int(p <= threshold) for p in predictions]
     options = {"pos_label": 1, "zero_division": 0.0}
     assert close(result["zero_f1"], f1_score(true_zero, pred_zero, **options))
     assert close(result["zero_precision"], precision_score(true_zero, pred_zero, **options))

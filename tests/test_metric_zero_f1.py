@@ -27,8 +27,8 @@ SCORES = ("zero_f1", "zero_precision", "zero_recall")
 def test_matches_sklearn_with_zero_class_positive(pair, threshold):
     predictions, references = pair
     result = zero_f1(predictions=predictions, references=references, zero_threshold=threshold)
-    true_zero = [r < threshold for r in references]
-    pred_zero = [p < threshold for p in predictions]
+    true_zero = [r <= threshold for r in references]
+    pred_zero = [p <= threshold for p in predictions]
     options = {"pos_label": True, "zero_division": 0.0}
     assert result["zero_f1"] == pytest.approx(f1_score(true_zero, pred_zero, **options))
     assert result["zero_precision"] == pytest.approx(
@@ -75,9 +75,9 @@ def test_degenerate_cases_give_zero_not_nan(predictions, references, expected):
     assert not any(isinstance(v, float) and math.isnan(v) for v in result.values())
 
 
-def test_threshold_is_strict_and_configurable():
-    assert zero_f1(predictions=[0.5], references=[0.0])["predicted_zeros"] == 0
-    assert zero_f1(predictions=[0.499], references=[0.0])["predicted_zeros"] == 1
+def test_threshold_is_inclusive_as_the_authors_count_and_configurable():
+    assert zero_f1(predictions=[0.5], references=[0.0])["predicted_zeros"] == 1  # y <= 0.5
+    assert zero_f1(predictions=[0.501], references=[0.0])["predicted_zeros"] == 0
     wide = zero_f1(predictions=[90, 400], references=[100, 300], zero_threshold=150)
     assert wide["zero_f1"] == 1.0 and wide["zero_threshold"] == 150.0
 

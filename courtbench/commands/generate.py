@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.llm import add_endpoint_arguments
+from courtbench.llm import add_decoding_arguments, add_endpoint_arguments
 from courtbench.plugins import add_dataset_subparsers
 
 
@@ -25,6 +25,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="replace an existing --out that courtbench did not write")
     # not required: a plugin may offer a local model instead (it checks them)
     add_endpoint_arguments(parser, required=False)
+    add_decoding_arguments(parser)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

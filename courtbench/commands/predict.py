@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.llm import add_endpoint_arguments
+from courtbench.llm import add_decoding_arguments, add_endpoint_arguments
 from courtbench.plugins import add_dataset_subparsers
 
 
@@ -24,6 +24,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files that courtbench did not write")
     add_endpoint_arguments(parser)
+    add_decoding_arguments(parser, top_k_option="--sampling-top-k")  # --top-k: agent references
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

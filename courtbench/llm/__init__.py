@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from courtbench.llm.cli import add_endpoint_arguments, endpoint_from_args, manifest_endpoint
+from courtbench.llm.cli import (
+    add_decoding_arguments,
+    add_endpoint_arguments,
+    decoding_from_args,
+    decoding_params,
+    endpoint_from_args,
+    manifest_endpoint,
+)
 from courtbench.llm.core import (
     ChatRequest,
     ChatResult,
@@ -29,7 +36,8 @@ from courtbench.llm.core import (
 )
 
 __all__ = [
-    "ChatRequest", "ChatResult", "EndpointConfig", "RunSummary", "add_endpoint_arguments",
+    "ChatRequest", "ChatResult", "EndpointConfig", "RunSummary", "add_decoding_arguments",
+    "add_endpoint_arguments", "decoding_from_args", "decoding_params",
     "dry_run_text", "endpoint_from_args", "endpoint_host", "manifest_endpoint", "request_key",
     "run_chat", "split_reasoning",
 ]

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import urllib.parse
 from pathlib import Path
 
 from courtbench.errors import CourtbenchError
 from courtbench.llm.core import EndpointConfig, endpoint_host
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+#: Sampling parameters outside the OpenAI API that vLLM, llama.cpp, TGI and other
+#: OpenAI-compatible servers accept as extra body fields; sent through ``extra_body``.
+SERVER_SAMPLING_PARAMETERS = ("top_k", "repetition_penalty")
+#: Hosted APIs that refuse those parameters (HTTP 400): they are dropped there, and the
+#: manifest says so.
+REFUSING_HOSTS = ("api.openai.com", "api.anthropic.com", "api.deepseek.com")
 
 
 def add_endpoint_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8,
@@ -81,3 +89,93 @@ def manifest_endpoint(config: EndpointConfig) -> dict:
     return {"model": config.model, "endpoint_host": endpoint_host(config.base_url),
             "timeout_seconds": config.timeout, "max_retries": config.max_retries,
             "concurrency": config.concurrency}
+
+
+def add_decoding_arguments(parser: argparse.ArgumentParser, *,
+                           top_k_option: str = "--top-k") -> None:
+    """Add ``--stop --top-k --repetition-penalty --extra-body`` (sent with every request).
+
+    ``top_k_option`` names the sampling top-k option where a command already uses
+    ``--top-k`` for something else (``predict``: the agent's retrieved references); its
+    value is ``args.sampling_top_k`` either way.
+
+    ``--stop`` is an OpenAI parameter; ``--top-k`` and ``--repetition-penalty`` are sent in
+    ``extra_body`` (merged into the request JSON, as vLLM and other OpenAI-compatible servers
+    read them) and dropped for hosted APIs that refuse them (:data:`REFUSING_HOSTS`);
+    ``--extra-body JSON`` adds any other server-specific fields.
+    """
+    group = parser.add_argument_group("decoding (sent with every request)")
+    group.add_argument("--stop", action="append", metavar="TEXT",
+                       help="stop sequence (repeatable), e.g. --stop '</s>'")
+    group.add_argument(top_k_option, type=int, metavar="K", dest="sampling_top_k",
+                       help="top-k sampling, sent in extra_body (dropped for OpenAI, Anthropic "
+                            "and DeepSeek APIs, which refuse it)")
+    group.add_argument("--repetition-penalty", type=float, metavar="X",
+                       help="repetition penalty, sent in extra_body (dropped like --top-k)")
+    group.add_argument("--extra-body", metavar="JSON",
+                       help="a JSON object merged into every request body (server-specific "
+                            "fields, e.g. '{\"min_p\": 0.05}')")
+
+
+def refuses_server_parameters(base_url: str) -> bool:
+    """Whether ``base_url`` is a hosted API that refuses top_k / repetition_penalty."""
+    host = (urllib.parse.urlsplit(base_url).hostname or "").lower()
+    return any(host == name or host.endswith("." + name) for name in REFUSING_HOSTS)
+
+
+def _extra_body(text: str | None) -> dict:
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CourtbenchError(f"--extra-body {text!r}: not valid JSON ({error.msg}); expected a "
+                              "JSON object such as '{\"min_p\": 0.05}'") from None
+    if not isinstance(value, dict):
+        raise CourtbenchError(f"--extra-body {text!r}: expected a JSON object, got "
+                              f"{type(value).__name__}")
+    return value
+
+
+def decoding_params(params: dict, base_url: str, *, stop: list[str] | None = None,
+                    top_k: int | None = None, repetition_penalty: float | None = None,
+                    extra_body: str | None = None) -> tuple[dict, list[str]]:
+    """The request parameters: ``params`` plus the decoding options.
+
+    Returns:
+        ``(parameters, dropped)``: ``stop`` as an OpenAI parameter, top_k /
+        repetition_penalty and ``extra_body``'s fields under ``"extra_body"`` (the OpenAI
+        client merges them into the JSON body); ``dropped`` names the parameters left out
+        because ``base_url`` is an API that refuses them.
+
+    Raises:
+        CourtbenchError: a bad option value, naming the option.
+    """
+    if top_k is not None and top_k < 1:
+        raise CourtbenchError(f"--top-k {top_k}: expected an integer >= 1")
+    if repetition_penalty is not None and not repetition_penalty > 0:
+        raise CourtbenchError(f"--repetition-penalty {repetition_penalty}: expected a number > 0")
+    if stop is not None and (not stop or any(not text for text in stop)):
+        raise CourtbenchError(f"--stop {stop!r}: expected non-empty stop sequences")
+    result = dict(params)
+    if stop:
+        result["stop"] = list(stop)
+    extra = {name: value for name, value in (("top_k", top_k),
+                                              ("repetition_penalty", repetition_penalty))
+             if value is not None}
+    dropped = []
+    if refuses_server_parameters(base_url):
+        dropped = [name for name in SERVER_SAMPLING_PARAMETERS if name in extra]
+        extra = {k: v for k, v in extra.items() if k not in SERVER_SAMPLING_PARAMETERS}
+    extra.update(_extra_body(extra_body))
+    if extra:
+        result["extra_body"] = extra
+    return result, dropped
+
+
+def decoding_from_args(args: argparse.Namespace, params: dict) -> tuple[dict, list[str]]:
+    """:func:`decoding_params` of the options added by :func:`add_decoding_arguments`."""
+    return decoding_params(params, args.base_url, stop=getattr(args, "stop", None),
+                           top_k=getattr(args, "sampling_top_k", None),
+                           repetition_penalty=getattr(args, "repetition_penalty", None),
+                           extra_body=getattr(args, "extra_body", None))

@@ -49,6 +49,7 @@ from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.llm import (
     ChatRequest,
+    decoding_from_args,
     dry_run_text,
     endpoint_from_args,
     endpoint_host,
@@ -114,8 +115,8 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                         help="--input facts: cut longer Facts at a paragraph boundary (the cut "
                              "cases are counted and recorded)")
     parser.add_argument("--splits", default=DEFAULT_SPLITS,
-                        help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}; "
-                             "`courtbench evaluate ecthr_npd --splits validation,test` needs both)")
+                        help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}); "
+                             "`courtbench evaluate ecthr_npd` scores whichever the file covers")
     parser.add_argument("--k", type=int, default=DEFAULT_K,
                         help=f"few_shot: at most this many references (default {DEFAULT_K})")
     parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
@@ -146,9 +147,13 @@ def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def generation_params(args: argparse.Namespace) -> dict[str, Any]:
-    """The parameters sent with every request (and recorded in the manifest)."""
-    return {"temperature": float(args.temperature), "seed": int(args.seed),
-            "max_tokens": int(args.max_tokens)}
+    """The parameters sent with every request (and recorded in the manifest): temperature,
+    seed, max_tokens and the shared decoding options (``--stop``, ``--top-k``,
+    ``--repetition-penalty``, ``--extra-body``; see :func:`courtbench.llm.decoding_params`)."""
+    params, _ = decoding_from_args(args, {"temperature": float(args.temperature),
+                                          "seed": int(args.seed),
+                                          "max_tokens": int(args.max_tokens)})
+    return params
 
 
 def case_block(record: dict[str, Any], case_id: str, input_kind: str,
@@ -346,6 +351,7 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
                                               fallback_value=fallback_value)
     manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
                          fallback_value, input_info)
+    manifest["parameters_dropped"] = decoding_from_args(args, {})[1]
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
     for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
@@ -355,7 +361,7 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
           f"{paths.responses.name}, {paths.manifest.name}")
     if set(splits) != set(PREDICTABLE_SPLITS):
         print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
-              "scores validation and test together", file=sys.stderr)
+              f"scores it on {', '.join(splits)} and says so in the report", file=sys.stderr)
     if manifest["complete"]:
         return 0
     print("courtbench predict: incomplete: "

@@ -100,6 +100,15 @@ def _check_pair(predictions, references):
     return y_pred, y_true
 
 
+def _zero_mask(amounts, zero_threshold):
+    """Which amounts are zero awards: those at or below ``zero_threshold`` (EUR).
+
+    The ECtHR-NPD authors' rule: an amount is positive when it exceeds the threshold
+    (0.5 EUR by default), so exactly 0.5 EUR is a zero award.
+    """
+    return amounts <= zero_threshold
+
+
 def _check_threshold(zero_threshold):
     if isinstance(zero_threshold, (bool, np.bool_)) or not isinstance(
             zero_threshold, (int, float, np.integer, np.floating)) \

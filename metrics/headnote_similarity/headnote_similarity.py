@@ -361,9 +361,11 @@ def bleu_from_statistics(bleu: BLEU, statistics: Sequence[int]) -> float:
 # --------------------------------------------------------------------------- BERTScore
 
 
-def _baseline(model_type: str, language: str, num_layers: int, bert_score_dir: Path) -> float:
-    """The F baseline bert_score ships for ``model_type`` and ``language`` at layer
-    ``num_layers`` (row ``num_layers`` of ``rescale_baseline/<language>/<model_type>.tsv``)."""
+def _baseline(model_type: str, language: str, num_layers: int, bert_score_dir: Path,
+              column: str = "F") -> float:
+    """The baseline (``column`` P, R or F) bert_score ships for ``model_type`` and
+    ``language`` at layer ``num_layers`` (row ``num_layers`` of
+    ``rescale_baseline/<language>/<model_type>.tsv``)."""
     path = bert_score_dir / "rescale_baseline" / language / f"{model_type}.tsv"
     if not path.is_file():
         raise ValueError(f"bertscore_model_type = {model_type!r}: bert_score ships no rescaling "
@@ -373,10 +375,32 @@ def _baseline(model_type: str, language: str, num_layers: int, bert_score_dir: P
     if num_layers >= len(rows):
         raise ValueError(f"bertscore_num_layers = {num_layers}: {path} has rows for layers "
                          f"0..{len(rows) - 1}")
-    return float(rows[num_layers]["F"])
+    return float(rows[num_layers][column])
 
 
-def bertscore_f1(
+def _rescaled(values: np.ndarray, column: str, languages: Sequence[str], empty_mask: np.ndarray,
+              folder: Path, *, model_type: str, num_layers: int, rescale: bool,
+              empty: str) -> np.ndarray:
+    """One BERTScore column (P, R or F) × 100: rescaled with its own baseline per language
+    when ``rescale``, empty predictions 0 when ``empty == "zero"``."""
+    if rescale:
+        baselines = {lang: _baseline(model_type, lang, num_layers, folder, column)
+                     for lang in sorted(set(languages))}
+        b = np.array([baselines[lang] for lang in languages])
+        values = (values - b) / (1 - b)
+    if empty == "zero":
+        values = np.where(empty_mask, 0.0, values)
+    return 100.0 * values
+
+
+def bertscore_f1(predictions: Sequence[str], references: Sequence[str],
+                 languages: Sequence[str], **options) -> tuple[np.ndarray, dict]:
+    """Per-item BERTScore F1 × 100 and its settings (:func:`bertscore_prf`'s F1)."""
+    scores, settings = bertscore_prf(predictions, references, languages, **options)
+    return scores["bertscore_f1"], settings
+
+
+def bertscore_prf(
     predictions: Sequence[str],
     references: Sequence[str],
     languages: Sequence[str],
@@ -388,12 +412,13 @@ def bertscore_f1(
     empty: str = "zero",
     batch_size: int = 32,
     device: str | None = None,
-) -> tuple[np.ndarray, dict]:
-    """Per-item BERTScore F1 × 100 and the settings that reproduce it.
+) -> tuple[dict, dict]:
+    """Per-item BERTScore precision, recall and F1 × 100 (``{"bertscore_precision",
+    "bertscore_recall", "bertscore_f1"}`` arrays) and the settings that reproduce them.
 
     The weights come from ``model_path`` (a local directory) or else ``model_type`` (a Hub
-    id); ``model_type`` also names the rescaling baseline: F is rescaled as
-    (F − b) / (1 − b) with the F baseline b that bert_score ships for the item's language,
+    id); ``model_type`` also names the rescaling baseline: each of P, R, F is rescaled as
+    (x − b) / (1 − b) with its own baseline b that bert_score ships for the item's language,
     model and layer, as ``bert_score`` does with ``rescale_with_baseline=True``.
 
     Empty (whitespace-only) predictions: ``empty="zero"`` scores them 0; ``empty="raw"``
@@ -406,23 +431,21 @@ def bertscore_f1(
     except ImportError as error:
         raise ImportError(INSTALL_HINT) from error
     empty_mask = np.array([not p.strip() for p in predictions], dtype=bool)
-    raw = np.zeros(len(predictions))
+    raw = {column: np.zeros(len(predictions)) for column in "PRF"}
     keep = np.flatnonzero(~empty_mask)
     if len(keep):
         scorer = bert_score.BERTScorer(model_type=model_path or model_type,
                                        num_layers=num_layers, batch_size=batch_size,
                                        device=device)
-        _, _, f1 = scorer.score([predictions[i] for i in keep], [references[i] for i in keep])
-        raw[keep] = f1.double().cpu().numpy()
-    scores = raw
-    if rescale_with_baseline:
-        folder = Path(bert_score.__file__).resolve().parent
-        baselines = {lang: _baseline(model_type, lang, num_layers, folder)
-                     for lang in sorted(set(languages))}
-        b = np.array([baselines[lang] for lang in languages])
-        scores = (raw - b) / (1 - b)
-    if empty == "zero":
-        scores = np.where(empty_mask, 0.0, scores)
+        found = scorer.score([predictions[i] for i in keep], [references[i] for i in keep])
+        for column, values in zip("PRF", found, strict=True):
+            raw[column][keep] = values.double().cpu().numpy()
+    folder = Path(bert_score.__file__).resolve().parent
+    scores = {name: _rescaled(raw[column], column, languages, empty_mask, folder,
+                              model_type=model_type, num_layers=num_layers,
+                              rescale=rescale_with_baseline, empty=empty)
+              for column, name in (("P", "bertscore_precision"), ("R", "bertscore_recall"),
+                                   ("F", "bertscore_f1"))}
     settings = {
         "bertscore_model_type": model_type,
         "bertscore_model_path": model_path,
@@ -433,7 +456,7 @@ def bertscore_f1(
         "transformers_version": metadata.version("transformers"),
         "torch_version": metadata.version("torch"),
     }
-    return 100.0 * scores, settings
+    return scores, settings
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -520,10 +543,11 @@ def _per_item_scores(predictions, references, languages, options: dict) -> tuple
     per_item = _rouge_per_item(predictions, references, tokenizer)
     settings: dict = {}
     if options["bertscore"]:
-        per_item["bertscore_f1"], settings = bertscore_f1(
+        scores, settings = bertscore_prf(
             predictions, references, languages,
             **{name.removeprefix("bertscore_"): value for name, value in options.items()
                if name.startswith("bertscore_")})
+        per_item.update(scores)
     return per_item, settings
 
 
@@ -653,6 +677,7 @@ class HeadnoteSimilarity(evaluate.Metric):
                                    source_languages, **options)
 
 
-__all__ = ["AsciiTokenizer", "HeadnoteSimilarity", "UnicodeTokenizer", "bertscore_f1", "bleu_from_statistics",
+__all__ = ["AsciiTokenizer", "HeadnoteSimilarity", "UnicodeTokenizer", "bertscore_f1",
+           "bertscore_prf", "bleu_from_statistics",
            "bleu_statistics", "headnote_similarity", "lcs_length", "rouge_f1",
            "rouge_tokenizer_for"]

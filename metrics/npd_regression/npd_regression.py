@@ -25,6 +25,7 @@ from .npd_amounts import (
     _check_threshold,
     _rescale_exponent,
     _unscale,
+    _zero_mask,
 )
 
 _CITATION = """\
@@ -37,23 +38,25 @@ _CITATION = """\
 
 _DESCRIPTION = """\
 Regression metrics for euro award predictions (ECtHR-NPD): mae, rmse, r2, medae, p95_ae,
-pearson_r, spearman_rho, zero-award F1/precision/recall, MAE by target range (bucket_mae) and
-relative-error buckets (error_buckets). A value below `zero_threshold` (default 0.5 EUR) counts
-as a zero award. Optional `groups` give the same report per group (e.g. per violated article).
+pearson_r, spearman_rho, zero-award F1/precision/recall, positive-award F1, zero/positive
+accuracy, MAE on positive awards, MAPE on positive awards (+1 EUR in the denominator), MAE by
+target range (bucket_mae) and relative-error buckets (error_buckets). A value at or below
+`zero_threshold` (default 0.5 EUR) counts as a zero award, as in the authors' evaluator. Optional `groups` give the same report per group (e.g. per violated article).
 """
 
 _KWARGS_DESCRIPTION = """
 Args:
     predictions (list of float): predicted awards in EUR, finite and >= 0, one per case.
     references (list of float): awarded amounts in EUR, finite and >= 0, same length >= 1.
-    zero_threshold (float, keyword-only): amounts below it count as a zero award
+    zero_threshold (float, keyword-only): amounts at or below it count as a zero award
         (default 0.5 EUR); must be finite and > 0.
     groups (list, keyword-only, optional): one entry per case, either a string label or a
         list of string labels (multi-label groups such as violated articles). Adds a
         ``groups`` key with the same report for every label, sorted by label.
 Returns:
     dict with mae, rmse, r2, medae, p95_ae, pearson_r, spearman_rho, zero_f1,
-    zero_precision, zero_recall, bucket_mae, error_buckets, n and zero_threshold
+    zero_precision, zero_recall, positive_f1, zero_positive_accuracy, mae_positive_only,
+    mape_positive, bucket_mae, error_buckets, n and zero_threshold
     (see the metric card for every key's range and direction).
 Examples:
     >>> result = npd_regression(predictions=[0, 1000, 5000, 40000],
@@ -74,6 +77,8 @@ RELATIVE_ERROR_BOUNDS = (0.10, 0.50)
 ERROR_BUCKETS = ("exact", "within_10pct", "10_to_50pct", "over_50pct")
 #: Figures in EUR (scaled back after rescaling); the others are ratios or counts.
 EURO_FIGURES = ("mae", "rmse", "medae", "p95_ae")
+#: Added to a positive reference in MAPE's denominator (EUR), as the authors' evaluator does.
+MAPE_OFFSET_EUR = 1.0
 
 
 def _group_indices(groups, n):
@@ -146,6 +151,30 @@ def _zero_class(true_zero, pred_zero):
     }
 
 
+def _positive_class(true_zero, pred_zero):
+    """F1 of the class "award is positive" and the accuracy of the zero/positive call."""
+    true_positive, pred_positive = ~true_zero, ~pred_zero
+    tp = int(np.count_nonzero(true_positive & pred_positive))
+    return {
+        "positive_f1": _ratio(2 * tp, int(np.count_nonzero(true_positive))
+                              + int(np.count_nonzero(pred_positive))),
+        "zero_positive_accuracy": float(np.count_nonzero(true_zero == pred_zero) / true_zero.size),
+    }
+
+
+def _positive_errors(y_true, true_zero, abs_error, exponent):
+    """MAE (EUR) and MAPE (%) on the positive-award cases; ``None`` when there are none.
+    ``abs_error`` is in units of 2**exponent EUR; MAPE divides by reference + 1 EUR."""
+    positive = ~true_zero
+    if not positive.any():
+        return {"mae_positive_only": None, "mape_positive": None}
+    with np.errstate(over="ignore"):
+        relative = np.ldexp(abs_error[positive], exponent) / (y_true[positive] + MAPE_OFFSET_EUR)
+    return {"mae_positive_only": _unscale(float(abs_error[positive].mean()), exponent),
+            "mape_positive": float(100.0 * relative.mean()) if np.isfinite(relative).all()
+            else sys.float_info.max}
+
+
 def _bucket_mae(y_true, true_zero, abs_error, exponent):
     """MAE and count per target range; ``abs_error`` is in units of 2**exponent EUR."""
     low, high = TARGET_RANGE_BOUNDS
@@ -202,12 +231,15 @@ def _report(y_true, y_pred, zero_threshold):
         figures["r2"] = _r2_rescaled(y_true, y_pred)
     else:
         figures = _error_figures(y_true, y_pred, abs_error)
-    true_zero = y_true < zero_threshold
-    pred_zero = y_pred < zero_threshold
+    true_zero = _zero_mask(y_true, zero_threshold)
+    pred_zero = _zero_mask(y_pred, zero_threshold)
+    scaled_error = np.ldexp(abs_error, -exponent)
     return {
         **figures,
         **_zero_class(true_zero, pred_zero),
-        "bucket_mae": _bucket_mae(y_true, true_zero, np.ldexp(abs_error, -exponent), exponent),
+        **_positive_class(true_zero, pred_zero),
+        **_positive_errors(y_true, true_zero, scaled_error, exponent),
+        "bucket_mae": _bucket_mae(y_true, true_zero, scaled_error, exponent),
         "error_buckets": _error_buckets(y_true, true_zero, abs_error, zero_threshold),
         "n": y_true.size,
     }
@@ -219,14 +251,18 @@ def npd_regression(*, predictions, references, zero_threshold=0.5, groups=None):
     Args:
         predictions: predicted awards (EUR), a list/tuple/1-D array of finite numbers >= 0.
         references: awarded amounts (EUR), same length >= 1, finite numbers >= 0.
-        zero_threshold: an amount below it (EUR) counts as a zero award; finite, > 0.
+        zero_threshold: an amount at or below it (EUR) counts as a zero award (positive
+            means above it, the authors' rule); finite, > 0.
         groups: optional, one entry per case: a label (str) or a list of labels; when given,
             the result has a ``groups`` dict mapping each label (sorted) to the same report
             computed on that label's cases.
 
     Returns:
         dict of plain Python numbers: mae, rmse, medae, p95_ae (EUR, lower is better), r2,
-        pearson_r, spearman_rho, zero_f1, zero_precision, zero_recall (higher is better),
+        pearson_r, spearman_rho, zero_f1, zero_precision, zero_recall, positive_f1,
+        zero_positive_accuracy (higher is better), mae_positive_only (EUR) and mape_positive
+        (%, reference + 1 EUR in the denominator; both lower is better, None without a
+        positive reference),
         bucket_mae ({range: {"mae": EUR or None when empty, "n": count}}), error_buckets
         ({bucket: count}), n, zero_threshold (and groups when requested).
 

@@ -2,7 +2,7 @@
 
 In ECtHR-NPD (non-pecuniary damage awarded by the European Court of Human Rights) about a
 third of the test judgments award nothing. This module treats "award is zero" (an amount
-below ``zero_threshold``, default 0.5 EUR) as the positive class and reports its F1,
+at or below ``zero_threshold``, default 0.5 EUR, as the ECtHR-NPD authors' evaluator counts) as the positive class and reports its F1,
 precision, recall and support.
 
 The computation is the plain function :func:`zero_f1`; :class:`ZeroF1` is a thin
@@ -14,7 +14,7 @@ import datasets
 import evaluate
 import numpy as np
 
-from .npd_amounts import _check_example, _check_pair, _check_threshold
+from .npd_amounts import _check_example, _check_pair, _check_threshold, _zero_mask
 
 _CITATION = """\
 @misc{ecthr_npd,
@@ -25,8 +25,8 @@ _CITATION = """\
 """
 
 _DESCRIPTION = """\
-F1, precision and recall of the zero-award class: a prediction or reference below
-`zero_threshold` (default 0.5 EUR) is a zero award. Degenerate cases (no predicted zeros, no
+F1, precision and recall of the zero-award class: a prediction or reference at or below
+`zero_threshold` (default 0.5 EUR; the authors' rule: positive means above it) is a zero award. Degenerate cases (no predicted zeros, no
 true zeros) give 0.0 for the undefined ratio, never nan; `support` and `predicted_zeros` say
 which case applies.
 """
@@ -35,7 +35,7 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions (list of float): predicted awards in EUR, finite and >= 0, one per case.
     references (list of float): awarded amounts in EUR, finite and >= 0, same length >= 1.
-    zero_threshold (float, keyword-only): amounts below it are zero awards (default 0.5 EUR);
+    zero_threshold (float, keyword-only): amounts at or below it are zero awards (default 0.5 EUR);
         must be finite and > 0.
 Returns:
     dict with zero_f1, zero_precision, zero_recall (0..1, higher is better), support (number
@@ -61,7 +61,7 @@ def zero_f1(*, predictions, references, zero_threshold=0.5):
     Args:
         predictions: predicted awards (EUR), a list/tuple/1-D array of finite numbers >= 0.
         references: awarded amounts (EUR), same length >= 1, finite numbers >= 0.
-        zero_threshold: an amount below it (EUR) is a zero award; finite, > 0.
+        zero_threshold: an amount at or below it (EUR) is a zero award; finite, > 0.
 
     Returns:
         dict: zero_f1 = 2·TP / (predicted_zeros + support), zero_precision =
@@ -74,8 +74,8 @@ def zero_f1(*, predictions, references, zero_threshold=0.5):
     """
     y_pred, y_true = _check_pair(predictions, references)
     threshold = _check_threshold(zero_threshold)
-    true_zero = y_true < threshold
-    pred_zero = y_pred < threshold
+    true_zero = _zero_mask(y_true, threshold)
+    pred_zero = _zero_mask(y_pred, threshold)
     tp = int(np.count_nonzero(true_zero & pred_zero))
     support = int(np.count_nonzero(true_zero))
     predicted = int(np.count_nonzero(pred_zero))

@@ -29,6 +29,9 @@ class RawRow:
         source: the file the row came from (a directory source holds several files).
         column_names: canonical field -> name of the column in the source (a wide row's
             headnote comes from ``headnote_fr``), so errors name what the user sees.
+        source_split: the split a published row says it belongs to (the long layout's
+            optional ``split`` column); ``one_shot_examples`` marks a pair's published
+            one-shot example, which the build keeps instead of recomputing it.
     """
 
     line: int
@@ -36,6 +39,7 @@ class RawRow:
     source: Path
     bge_volume: int | None = None
     column_names: dict[str, str] = field(default_factory=dict)
+    source_split: str | None = None
 
     def column(self, name: str) -> str:
         """Name of canonical field ``name`` in the source."""
