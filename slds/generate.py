@@ -7,9 +7,14 @@ leading decision above." Sampling: temperature 0.7, top-p 0.8, seed 2025, 1,024 
 
 Output: ``--out preds.jsonl``, one line per sample (``sample_id``, ``config``,
 ``prediction``, ``finish_reason``, ``usage``, ``error``, ``reasoning``), failed and empty
-generations included and counted, plus ``preds.manifest.json`` (model, endpoint host,
-parameters, template sha256, counts, usage, courtbench version). The file goes straight into
-``courtbench evaluate slds --predictions``. Exit status 1 when any request failed.
+generations included and counted, plus ``preds.jsonl.manifest.json`` (model, endpoint host,
+parameters, template sha256, counts, usage, ``llm_run`` — failures by kind, truncated answers,
+repairs, ``complete`` — and courtbench version). The file goes straight into
+``courtbench evaluate slds --predictions``. Exit status 1 when the share of failed samples
+exceeds ``--max-failure-share`` (default 0: any failure).
+
+``--limit N`` generates for the first N samples only; ``--tokenizer PATH --max-input-tokens N``
+cuts decisions by the model's own tokens (at a paragraph boundary inside the first N tokens).
 """
 
 from __future__ import annotations
@@ -28,10 +33,14 @@ from courtbench.llm import (
     EndpointConfig,
     dry_run_text,
     endpoint_from_args,
+    finite_float,
     manifest_endpoint,
     run_chat,
+    run_record,
+    run_summary_line,
 )
 from courtbench.llm.core import ResponseCache, sha256_text
+from courtbench.llm.tokens import LocalTokenizer, load_tokenizer
 from courtbench.output_files import check_output_file, write_output_file
 from courtbench.resources import package_path
 from slds.data import read_split
@@ -85,6 +94,18 @@ def render_user(template: str, decision: str, headnote_language: str) -> str:
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
+def cut_decision_tokens(text: str, tokenizer: LocalTokenizer | None,
+                        max_tokens: int | None) -> tuple[str, bool]:
+    """``text`` cut to at most ``max_tokens`` tokens of ``tokenizer``, at the last paragraph
+    boundary inside them (as :func:`cut_decision`); unchanged without a tokenizer."""
+    if tokenizer is None or max_tokens is None:
+        return text, False
+    end = tokenizer.end_of_tokens(text, max_tokens)
+    if end is None:
+        return text, False
+    return cut_decision(text, end)[0], True
+
+
 def cut_decision(text: str, max_chars: int | None) -> tuple[str, bool]:
     """``text`` cut to at most ``max_chars`` characters at the last paragraph boundary.
 
@@ -131,6 +152,9 @@ def _check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoi
                               "number of characters")
     if args.max_tokens < 1:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected a positive integer")
+    if (args.tokenizer is None) != (args.max_input_tokens is None):
+        raise CourtbenchError("--tokenizer and --max-input-tokens go together: give both to cut "
+                              "decisions by tokens, or neither")
     if not args.data.is_dir():
         raise CourtbenchError(f"--data {args.data}: not a folder")
     if not args.dry_run:
@@ -141,7 +165,7 @@ def _check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoi
     if config.cache_path is not None and not args.dry_run:
         try:
             ResponseCache(config.cache_path).close()
-        except ValueError as error:
+        except (ValueError, OSError) as error:
             raise CourtbenchError(f"--cache: {error}") from None
     configs = list(CONFIG_NAMES) if args.config == "all" else [args.config]
     return configs, prompts, config
@@ -168,10 +192,27 @@ class Sample:
     cut: bool
 
 
+@dataclass(frozen=True)
+class InputCut:
+    """How decisions are cut: characters and/or tokens of a local tokenizer."""
+
+    max_chars: int | None = None
+    tokenizer: LocalTokenizer | None = None
+    max_tokens: int | None = None
+
+    def __call__(self, text: str) -> tuple[str, bool]:
+        text, by_tokens = cut_decision_tokens(text, self.tokenizer, self.max_tokens)
+        text, by_chars = cut_decision(text, self.max_chars)
+        return text, by_tokens or by_chars
+
+
 def build_requests(data: Path, configs: list[str], split: str, shots: int, prompts: Prompts,
-                   params: dict, max_input_chars: int | None) -> tuple[list, list, dict]:
+                   params: dict, max_input_chars: int | InputCut | None) -> tuple[list, list, dict]:
     """One ChatRequest per sample of ``split`` in ``configs`` (in config order, then by
-    sample_id). Returns ``(samples, requests, counts)`` with the cut decisions counted."""
+    sample_id). Returns ``(samples, requests, counts)`` with the cut decisions counted.
+    ``max_input_chars`` is a character limit or an :class:`InputCut`."""
+    cut_text = (max_input_chars if isinstance(max_input_chars, InputCut)
+                else InputCut(max_chars=max_input_chars))
     by_config: dict[str, list] = {config: [] for config in configs}
     rows = read_split(data, split, columns=("decision", "decision_language", "headnote_language"))
     for row in rows:  # one pass over the split, in sample_id order
@@ -186,11 +227,11 @@ def build_requests(data: Path, configs: list[str], split: str, shots: int, promp
         if shots and rows and example is None:
             counts["configs_without_one_shot"].append(config)
         if example is not None:
-            decision, cut = cut_decision(example[0], max_input_chars)
+            decision, cut = cut_text(example[0])
             counts["cut_one_shot_decisions"] += cut
             example = (decision, example[1])
         for sample_id, text in rows:
-            decision, cut = cut_decision(text, max_input_chars)
+            decision, cut = cut_text(text)
             counts["cut_decisions"] += cut
             samples.append(Sample(sample_id, config, cut))
             requests.append(ChatRequest(str(sample_id), build_messages(
@@ -227,13 +268,23 @@ def _manifest(args, configs, prompts, config, params, counts, summary) -> dict:
         "dataset": "slds", "data": str(args.data), "split": args.split, "configs": configs,
         "shots": args.shots, **manifest_endpoint(config), "parameters": params,
         "max_input_chars": args.max_input_chars,
+        "max_input_tokens": args.max_input_tokens,
+        "tokenizer": str(args.tokenizer) if args.tokenizer else None,
         "prompts": {**prompts.hashes(),
                     "system_prompt_file": str(args.system_prompt) if args.system_prompt else "packaged",
                     "user_prompt_file": str(args.user_prompt) if args.user_prompt else "packaged"},
         "counts": {"samples": len(summary.results), **counts, "sent": summary.sent,
                    "cached": summary.cached},
         "usage": summary.usage,
+        "llm_run": run_record(summary, failed=counts["failed"], total=len(summary.results),
+                              max_failure_share=args.max_failure_share, limit=args.limit,
+                              config=config),
     }
+
+
+def _input_cut(args: argparse.Namespace) -> InputCut:
+    tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer is not None else None
+    return InputCut(args.max_input_chars, tokenizer, args.max_input_tokens)
 
 
 def generate(args: argparse.Namespace) -> int:
@@ -242,7 +293,9 @@ def generate(args: argparse.Namespace) -> int:
     params = {"temperature": args.temperature, "top_p": args.top_p, "seed": args.seed,
               "max_tokens": args.max_tokens}
     samples, requests, cut_counts = build_requests(args.data, configs, args.split, args.shots,
-                                                   prompts, params, args.max_input_chars)
+                                                   prompts, params, _input_cut(args))
+    if args.limit is not None:
+        samples, requests = samples[:args.limit], requests[:args.limit]
     if not requests:
         raise CourtbenchError(f"--data {args.data}: split {args.split!r} has no sample in "
                               f"{', '.join(configs)}")
@@ -252,21 +305,30 @@ def generate(args: argparse.Namespace) -> int:
     summary = run_chat(requests, config, desc=f"slds generate ({args.config})")
     data, counts = output_lines(samples, summary.results)
     counts.update(cut_counts)
-    manifest = write_output_file(args.out, data, _manifest(args, configs, prompts, config, params,
-                                                           counts, summary), kind=OUTPUT_KIND)
+    document = _manifest(args, configs, prompts, config, params, counts, summary)
+    manifest = write_output_file(args.out, data, document, kind=OUTPUT_KIND)
+    _report(args, samples, counts, summary, manifest, document["llm_run"])
+    return 0 if document["llm_run"]["complete"] else 1
+
+
+def _report(args, samples, counts, summary, manifest, record) -> None:
     print(f"{len(samples)} headnotes → {args.out} ({counts['ok']} ok, {counts['empty']} empty, "
           f"{counts['failed']} failed; {summary.cached} from cache, {summary.sent} sent; "
-          f"{counts['cut_decisions']} decisions cut at {args.max_input_chars} characters; "
+          f"{counts['cut_decisions']} decisions cut"
+          + (f" at {args.max_input_chars} characters" if args.max_input_chars else "")
+          + (f" at {args.max_input_tokens} tokens" if args.max_input_tokens else "") + "; "
           f"{summary.usage['total_tokens']:,} tokens); manifest {manifest}")
+    print(f"courtbench generate: {run_summary_line(record)}", file=sys.stderr)
     if counts["configs_without_one_shot"]:
         print(f"courtbench generate: no one_shot_examples row for "
               f"{', '.join(counts['configs_without_one_shot'])}: those ran zero-shot",
               file=sys.stderr)
-    if summary.failed:
-        print(f"courtbench generate: {summary.failed} request(s) failed after retries; their "
-              f"rows have \"error\" set and prediction null in {args.out}", file=sys.stderr)
-        return 1
-    return 0
+    if not record["complete"]:
+        print(f"courtbench generate: incomplete: {summary.failed} request(s) failed "
+              f"({record['failure_share']:.1%} > --max-failure-share "
+              f"{record['max_failure_share']:g}); their rows have \"error\" set and prediction "
+              f"null in {args.out}; rerun with the same --cache to send only those",
+              file=sys.stderr)
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -279,13 +341,19 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shots", type=int, choices=(0, 1), default=1,
                         help="1 (default): the pair's one_shot_examples row first, as the "
                              "published evaluation; 0: zero-shot")
-    parser.add_argument("--temperature", type=float, default=0.7, help="default 0.7")
-    parser.add_argument("--top-p", type=float, default=0.8, help="default 0.8")
+    parser.add_argument("--temperature", type=finite_float, default=0.7, help="default 0.7")
+    parser.add_argument("--top-p", type=finite_float, default=0.8, help="default 0.8")
     parser.add_argument("--seed", type=int, default=2025, help="default 2025")
     parser.add_argument("--max-tokens", type=int, default=1024, help="new tokens (default 1024)")
     parser.add_argument("--max-input-chars", type=int, metavar="N",
                         help="cut longer decisions at a paragraph boundary (counted and "
                              "reported); default: never cut")
+    parser.add_argument("--tokenizer", type=Path, metavar="PATH",
+                        help="a local tokenizer (tokenizer.json or model folder) to cut "
+                             "decisions by tokens (with --max-input-tokens)")
+    parser.add_argument("--max-input-tokens", type=int, metavar="N",
+                        help="cut longer decisions at a paragraph boundary within the first N "
+                             "tokens of --tokenizer (counted and reported)")
     parser.add_argument("--system-prompt", type=Path, metavar="FILE",
                         help="replace the packaged system prompt")
     parser.add_argument("--user-prompt", type=Path, metavar="FILE",

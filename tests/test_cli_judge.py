@@ -222,7 +222,7 @@ def test_own_output_is_replaced_and_foreign_only_with_overwrite(hub_folder, tmp_
     out = tmp_path / "judge.json"
     with FakeChatServer(_scripted) as server:
         assert main(_args(hub_folder, predictions, server.url, out)) == 0
-        manifest = json.loads((tmp_path / "judge.manifest.json").read_text())
+        manifest = json.loads((tmp_path / "judge.json.manifest.json").read_text())
         assert manifest["courtbench_output"]["kind"] == "slds-judge"
         assert main(_args(hub_folder, predictions, server.url, out)) == 0  # ours: replaced
         out.write_text("edited by hand\n")

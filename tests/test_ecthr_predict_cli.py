@@ -112,7 +112,7 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
 
     rows = _rows(out)
     assert list(rows) == held_out
-    manifest = json.loads(out.with_name(f"llm_{kind}.manifest.json").read_text())
+    manifest = json.loads(out.with_name(f"llm_{kind}.csv.manifest.json").read_text())
     failed = {f["case_id"] for f in manifest["failures"]}
     assert failed and all(f["failure"] == "answer_failed" for f in manifest["failures"])
     responses = [json.loads(line) for line in
@@ -176,7 +176,7 @@ def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys)
         assert _run(folder, server, out, "--prompt", "zero_shot", "--fallback", "none",
                     "--cache", str(cache)) == 1
         first_sent = len(server.requests)
-    manifest = json.loads(out.with_name("llm.manifest.json").read_text())
+    manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
     failed = [f["case_id"] for f in manifest["failures"]]
     assert failed and {f["failure"] for f in manifest["failures"]} == {"request_failed"}
     assert manifest["complete"] is False and manifest["counts"]["filled"] == 0
@@ -205,7 +205,7 @@ def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys)
         assert server.requests == []
     assert out.read_bytes() == complete
     assert out.with_name("llm.responses.jsonl").read_bytes() == responses
-    manifest = json.loads(out.with_name("llm.manifest.json").read_text())
+    manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
     assert manifest["counts"]["cached"] == len(held_out) and manifest["counts"]["sent"] == 0
 
 

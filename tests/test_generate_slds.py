@@ -133,16 +133,17 @@ def _script(request, attempt):
 def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cache(
         slds_folder, tmp_path, capsys):
     out = tmp_path / "preds.jsonl"
-    args = _args(slds_folder, "http://u:pw@127.0.0.1:{port}/v1", out, "--config", "all",
+    args = _args(slds_folder, "http://127.0.0.1:{port}/v1", out, "--config", "all",
                  "--max-retries", "1")
     with FakeChatServer(_script) as server:
-        args[args.index("--base-url") + 1] = server.url.replace("http://", "http://u:pw@")
+        args[args.index("--base-url") + 1] = server.url
         assert main(args) == 1  # three rows failed after retries
         first_requests = list(server.requests)
         captured = capsys.readouterr()
         assert main(args) == 1  # failures are not cached: only they are sent again
         resent = server.requests[len(first_requests):]
-    assert "3 request(s) failed after retries" in captured.err
+    assert "incomplete: 3 request(s) failed (33.3% > --max-failure-share 0)" in captured.err
+    assert "3 answer(s) cut at max_tokens" in captured.err
     assert "no one_shot_examples row for it_it: those ran zero-shot" in captured.err
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["sample_id"] for r in records] == [1000 + 10 * i + j for i in range(3) for j in range(3)]
@@ -165,16 +166,18 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
     assert [m["role"] for m in it_it["messages"]] == ["system", "user"]
     assert {k: de_fr[k] for k in ("temperature", "top_p", "seed", "max_tokens")} \
         == {"temperature": 0.7, "top_p": 0.8, "seed": 2025, "max_tokens": 1024}
-    manifest = json.loads((tmp_path / "preds.manifest.json").read_text())
+    manifest = json.loads((tmp_path / "preds.jsonl.manifest.json").read_text())
     assert manifest["endpoint_host"] == server.url.rsplit("/", 1)[0] and manifest["model"] == "gen-m"
     assert manifest["counts"]["failed"] == 3 and manifest["counts"]["empty"] == 3
     assert manifest["counts"]["ok"] == 3 and manifest["counts"]["failed_sample_ids"] == [1010, 1011, 1012]
     assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == 0
     assert manifest["prompts"]["system_prompt_sha256"] == hashlib.sha256(SYSTEM.encode()).hexdigest()
     assert manifest["usage"]["total_tokens"] == 330 and manifest["courtbench_version"]
-    written = out.read_bytes() + (tmp_path / "preds.manifest.json").read_bytes() \
+    written = out.read_bytes() + (tmp_path / "preds.jsonl.manifest.json").read_bytes() \
         + (tmp_path / "preds.llm-cache.sqlite").read_bytes()
-    assert b"sk-gen-secret" not in written and b"u:pw" not in written
+    assert b"sk-gen-secret" not in written
+    assert manifest["llm_run"]["complete"] is False and manifest["llm_run"]["failed"] == 3
+    assert manifest["llm_run"]["failures_by_kind"] == {"http": 3}
 
 
 def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_path, capsys):
@@ -193,7 +196,7 @@ def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_
     assert code == 0
     assert body["messages"] == [{"role": "system", "content": "Be brief."},
                                 {"role": "user", "content": "test decision 0 (de).\nHeadnote in French:"}]
-    manifest = json.loads((tmp_path / "p.manifest.json").read_text())
+    manifest = json.loads((tmp_path / "p.jsonl.manifest.json").read_text())
     assert manifest["counts"]["cut_decisions"] == 1 and manifest["max_input_chars"] == 30
     assert manifest["prompts"]["user_prompt_sha256"] == hashlib.sha256(b"{decision}\nHeadnote in {language}:").hexdigest()
     assert "1 decisions cut at 30 characters" in capsys.readouterr().out

@@ -7,16 +7,25 @@ summed token usage and a tqdm progress bar. The machinery lives in :mod:`courtbe
 (one self-contained file that LLM-calling metric modules copy); the command-line
 helpers in :mod:`courtbench.llm.cli`.
 
-A caller writes its outputs and a manifest itself and exits non-zero when
-``summary.failed > 0``.
+A caller writes its outputs and a manifest itself (``llm_run``: :func:`run_record`) and exits
+non-zero when the share of failed samples exceeds ``--max-failure-share`` (default 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from courtbench.llm.cli import add_endpoint_arguments, endpoint_from_args, manifest_endpoint
+from courtbench.errors import CourtbenchError
+from courtbench.llm.cli import (
+    add_endpoint_arguments,
+    endpoint_from_args,
+    finite_float,
+    manifest_endpoint,
+    run_record,
+    run_summary_line,
+)
 from courtbench.llm.core import (
+    CacheWriteError,
     ChatRequest,
     ChatResult,
     EndpointConfig,
@@ -31,7 +40,7 @@ from courtbench.llm.core import (
 __all__ = [
     "ChatRequest", "ChatResult", "EndpointConfig", "RunSummary", "add_endpoint_arguments",
     "dry_run_text", "endpoint_from_args", "endpoint_host", "manifest_endpoint", "request_key",
-    "run_chat", "split_reasoning",
+    "finite_float", "run_chat", "run_record", "run_summary_line", "split_reasoning",
 ]
 
 
@@ -49,6 +58,10 @@ def run_chat(requests: Sequence[ChatRequest], config: EndpointConfig, *,
 
     Returns:
         RunSummary: results in request order, counts sent / cached / failed, summed usage.
+
+    Raises:
+        CourtbenchError: the cache could not store an answer (disk full): one line naming
+            the file; the answers stored before are kept and a rerun continues.
     """
     from tqdm import tqdm
 
@@ -57,5 +70,7 @@ def run_chat(requests: Sequence[ChatRequest], config: EndpointConfig, *,
     try:
         return run_requests(requests, config, api_key=api_key,
                             on_start=lambda cached: bar.update(cached), on_done=bar.update)
+    except CacheWriteError as error:
+        raise CourtbenchError(str(error)) from None
     finally:
         bar.close()
