@@ -101,7 +101,8 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     held_out = data.ids("validation") + data.ids("test")
     out = tmp_path / "preds" / f"llm_{kind}.csv"
     with FakeChatServer(answering) as server:
-        assert _run(folder, server, out, "--prompt", kind) == 0
+        # some answers are unparsable on purpose: allowed here by the failure share
+        assert _run(folder, server, out, "--prompt", kind, "--max-failure-share", "0.5") == 0
     bodies = [request.body for request in server.requests]
     assert len(bodies) == len(held_out)
     text = json.dumps(bodies)
@@ -114,6 +115,8 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     assert list(rows) == held_out
     manifest = json.loads(out.with_name(f"llm_{kind}.csv.manifest.json").read_text())
     failed = {f["case_id"] for f in manifest["failures"]}
+    assert manifest["llm_run"]["fallback_share"] == len(failed) / len(held_out)
+    assert manifest["llm_run"]["complete"] is manifest["complete"] is True
     assert failed and all(f["failure"] == "answer_failed" for f in manifest["failures"])
     responses = [json.loads(line) for line in
                  out.with_name(f"llm_{kind}.responses.jsonl").read_text().splitlines()]
@@ -231,6 +234,9 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
     (["--prompt", "cot", "--k", "0"], "--k 0"),
     (["--prompt", "cot", "--splits", "train"], "--splits 'train'"),
     (["--prompt", "cot", "--max-tokens", "0"], "--max-tokens 0"),
+    (["--prompt", "cot", "--temperature", "nan"], "argument --temperature: expected a finite number, got 'nan'"),
+    (["--prompt", "cot", "--header", "no colon"], "argument --header: expected 'Name: value'"),
+    (["--prompt", "cot", "--max-failure-share", "2"], "argument --max-failure-share: expected a share"),
 ])
 def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message):
     with FakeChatServer(answering) as server:

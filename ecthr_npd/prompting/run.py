@@ -21,9 +21,12 @@ Failed cases are counted and listed (stdout and manifest): a request that could 
 completed, an answer without a finite, non-negative award, and an answer cut at
 ``--max-tokens`` (finish reason ``length``) before any JSON object, where only a figure from
 unfinished reasoning could be read. ``--fallback train_median`` (the default) predicts the
-training median for them; ``--fallback none`` leaves them out of the CSV. Exit status: 0 when
-every request completed and every case has a prediction; 1 otherwise (a failed request, or a
-case left out); the files are written either way (:mod:`ecthr_npd.prompting.outputs`).
+training median for them; ``--fallback none`` leaves them out of the CSV. The run is
+``complete`` (manifest) with exit status 0 only when the share of failed cases (request or
+answer) is at most ``--max-failure-share`` (default 0) and every case is in the file; the
+files are written either way (:mod:`ecthr_npd.prompting.outputs`). The manifest's
+``llm_run`` records the failure and fallback shares, failures by kind and truncated answers.
+``--limit N`` predicts the first N cases only.
 """
 
 from __future__ import annotations
@@ -42,8 +45,11 @@ from courtbench.llm import (
     dry_run_text,
     endpoint_from_args,
     endpoint_host,
+    finite_float,
     manifest_endpoint,
     run_chat,
+    run_record,
+    run_summary_line,
 )
 from ecthr_npd.baselines.run import package_versions
 from ecthr_npd.data import BenchmarkData, load_benchmark
@@ -95,7 +101,7 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                              "`courtbench evaluate ecthr_npd --splits validation,test` needs both)")
     parser.add_argument("--k", type=int, default=DEFAULT_K,
                         help=f"few_shot: at most this many references (default {DEFAULT_K})")
-    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
+    parser.add_argument("--temperature", type=finite_float, default=DEFAULT_TEMPERATURE,
                         help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                         help=f"sampling seed sent with every request (default {DEFAULT_SEED})")
@@ -220,6 +226,13 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
     prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt)}
     if args.prompt == "few_shot":
         prompt.update(k=args.k, reference_pool="train")
+    n_cases = len(summary.results)
+    record = run_record(summary, failed=counts["request_failed"] + counts["answer_failed"],
+                        total=n_cases, max_failure_share=args.max_failure_share,
+                        limit=args.limit, config=config)
+    record.update(fallback_share=counts["filled"] / n_cases if n_cases else 0.0,
+                  filled_with_fallback=counts["filled"],
+                  complete=record["complete"] and counts["written"] == n_cases)
     return {
         "courtbench_version": __version__,
         "dataset": "ecthr_npd",
@@ -237,7 +250,8 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
                                         for m, n in sorted(counts.items())
                                         if m.startswith("parsed_")},
                    "filled": counts["filled"], "written": counts["written"]},
-        "complete": summary.failed == 0 and counts["written"] == len(summary.results),
+        "complete": record["complete"],
+        "llm_run": record,
         "failures": failures,
         "usage": summary.usage,
         "versions": package_versions(),
@@ -254,6 +268,8 @@ def predict(args: argparse.Namespace) -> int:
     data = load_benchmark(args.data)
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params)
+    if args.limit is not None:
+        requests, cases = requests[:args.limit], cases[:args.limit]
     if getattr(args, "dry_run", False):
         print(dry_run_text(requests, config))
         return 0
@@ -277,10 +293,15 @@ def predict(args: argparse.Namespace) -> int:
     if set(splits) != set(PREDICTABLE_SPLITS):
         print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
               "scores validation and test together", file=sys.stderr)
+    record = manifest["llm_run"]
+    print(f"courtbench predict: {run_summary_line(record)}; {record['fallback_share']:.1%} "
+          "of the cases filled with the fallback", file=sys.stderr)
     if manifest["complete"]:
         return 0
-    print("courtbench predict: incomplete: "
-          + ("some requests failed (rerun with the same --cache to send only those)"
-             if summary.failed else f"{len(cases) - counts['written']:,} case(s) have no "
-             "prediction (--fallback none)"), file=sys.stderr)
+    print(f"courtbench predict: incomplete: {record['failed']:,} failed case(s) "
+          f"({record['failure_share']:.1%} > --max-failure-share {record['max_failure_share']:g})"
+          + (f"; {summary.failed:,} request(s) failed: rerun with the same --cache to send only "
+             "those" if summary.failed else "")
+          + (f"; {len(cases) - counts['written']:,} case(s) have no prediction (--fallback none)"
+             if counts["written"] < len(cases) else ""), file=sys.stderr)
     return 1
