@@ -39,6 +39,8 @@ class Reply:
     drop: bool = False
     reasoning_content: str | None = None
     usage: Mapping[str, int] | None = None
+    drip: float = 0.0
+    """seconds between single bytes of the body (a server dripping its answer)."""
 
 
 @dataclass
@@ -60,12 +62,13 @@ def judgement(scores: Sequence[int], analysis: str = "The generated headnote is 
 
 
 def generated_headnote(request: dict) -> str:
-    """The generated headnote inside the user message of a judge request (default template)."""
+    """The generated headnote inside the user message of a judge request (default template:
+    a JSON string on the line after "Generated headnote, as a JSON string:")."""
     user = request["messages"][-1]["content"]
-    match = re.search(r"<generated_headnote>\n(.*?)\n</generated_headnote>", user, re.S)
+    match = re.search(r"^Generated headnote, as a JSON string:\n(\".*\")$", user, re.M)
     if match is None:
-        raise ValueError("no <generated_headnote> block in the user message")
-    return match.group(1)
+        raise ValueError("no generated headnote JSON string in the user message")
+    return json.loads(match.group(1))
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -115,8 +118,15 @@ class _Handler(BaseHTTPRequestHandler):
             for name, value in reply.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+            if reply.drip:
+                for index in range(len(payload)):
+                    if fake._stopping.wait(reply.drip):
+                        break
+                    self.wfile.write(payload[index:index + 1])
+                    self.wfile.flush()
+            else:
+                self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError, OSError):  # the client gave up
             self.close_connection = True
         finally:
             with fake._lock:

@@ -234,9 +234,6 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
     (["--prompt", "cot", "--k", "0"], "--k 0"),
     (["--prompt", "cot", "--splits", "train"], "--splits 'train'"),
     (["--prompt", "cot", "--max-tokens", "0"], "--max-tokens 0"),
-    (["--prompt", "cot", "--temperature", "nan"], "argument --temperature: expected a finite number, got 'nan'"),
-    (["--prompt", "cot", "--header", "no colon"], "argument --header: expected 'Name: value'"),
-    (["--prompt", "cot", "--max-failure-share", "2"], "argument --max-failure-share: expected a share"),
 ])
 def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message):
     with FakeChatServer(answering) as server:
@@ -244,3 +241,19 @@ def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, 
         assert server.requests == []
     error = capsys.readouterr().err.strip()
     assert message in error and "Traceback" not in error and len(error.splitlines()) == 1
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--temperature", "nan"], "argument --temperature: expected a finite number, got 'nan'"),
+    (["--header", "no colon"], "argument --header: expected 'Name: value'"),
+    (["--header", "Authorization: Bearer x"], "give the key in the variable named by --api-key-env"),
+    (["--max-failure-share", "2"], "argument --max-failure-share: expected a share"),
+    (["--limit", "0"], "argument --limit: expected a positive integer"),
+])
+def test_option_values_are_refused_by_the_parser_in_one_line(folder, tmp_path, capsys,
+                                                             arguments, message):
+    with FakeChatServer(answering) as server, pytest.raises(SystemExit) as exit_info:
+        _run(folder, server, tmp_path / "x.csv", "--prompt", "cot", *arguments)
+    assert exit_info.value.code == 2 and server.requests == []
+    error = capsys.readouterr().err
+    assert message in error.splitlines()[-1] and "Traceback" not in error
