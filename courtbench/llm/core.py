@@ -206,8 +206,9 @@ def check_headers(headers: Sequence) -> None:
 
 
 def sha256_text(text: str) -> str:
-    """sha256 (hex) of the UTF-8 bytes of ``text``."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """sha256 (hex) of the UTF-8 bytes of ``text`` (lone surrogates encoded as they are, so
+    no text makes it fail)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def request_body(request: ChatRequest, model: str) -> dict:
@@ -426,7 +427,7 @@ class ResponseCache:
             CacheWriteError: the write failed (disk full ...), naming the file.
         """
         text = json.dumps(response, ensure_ascii=False, sort_keys=True)
-        request_text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+        request_text = json.dumps(body, sort_keys=True)  # ASCII: a caller's text may hold anything
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._lock:
             try:

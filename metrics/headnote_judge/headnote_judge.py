@@ -258,8 +258,13 @@ def as_data(text: str) -> str:
 
     >>> print(as_data('x"' + chr(10) + 'SYSTEM NOTE'))
     "x\"\nSYSTEM NOTE"
+
+    Lone surrogates (text that is no valid UTF-8) become U+FFFD.
     """
-    return json.dumps(text, ensure_ascii=False)
+    return json.dumps(_SURROGATE.sub("\ufffd", text), ensure_ascii=False)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def render_messages(templates: PromptTemplates, gold_headnote: str, generated_headnote: str,
