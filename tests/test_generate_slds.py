@@ -298,13 +298,14 @@ def test_a_full_disk_while_writing_the_output_is_one_line_and_a_rerun_sends_noth
     def full(stream, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    real = output_files._write_bytes
     with FakeChatServer(lambda request, attempt: Reply("Art. 1 ZGB.")) as server:
         monkeypatch.setattr(output_files, "_write_bytes", full)
         assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 1
         error = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress bar
         assert "g.jsonl: no space left on the device while writing it" in error
         assert "bytes needed" in error and "Traceback" not in error and not out.exists()
-        monkeypatch.undo()
+        monkeypatch.setattr(output_files, "_write_bytes", real)
         sent = len(server.requests)
         assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 0
         assert len(server.requests) == sent  # every answer came from the cache
