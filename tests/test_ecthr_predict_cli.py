@@ -234,8 +234,12 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
     (["--prompt", "cot", "--k", "0"], "--k 0"),
     (["--prompt", "cot", "--splits", "train"], "--splits 'train'"),
     (["--prompt", "cot", "--max-tokens", "0"], "--max-tokens 0"),
+    (["--prompt", "cot", "--cache", "notes.txt"], "courtbench writes only into caches it created"),
 ])
-def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message):
+def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message,
+                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("my notes\n")
     with FakeChatServer(answering) as server:
         assert _run(folder, server, tmp_path / "x.csv", *arguments) == 1
         assert server.requests == []

@@ -51,6 +51,7 @@ from courtbench.llm import (
     run_record,
     run_summary_line,
 )
+from courtbench.llm.core import ResponseCache
 from ecthr_npd.baselines.run import package_versions
 from ecthr_npd.data import BenchmarkData, load_benchmark
 from ecthr_npd.prompting.few_shot_retrieval import ReferenceIndex
@@ -265,6 +266,11 @@ def predict(args: argparse.Namespace) -> int:
     config = endpoint_from_args(args, default_cache=paths.default_cache)
     check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
                       inputs=[config.cache_path, args.data])
+    if config.cache_path is not None and not getattr(args, "dry_run", False):
+        try:  # a file courtbench did not create is refused before any work
+            ResponseCache(config.cache_path).close()
+        except (ValueError, OSError) as error:
+            raise CourtbenchError(f"--cache: {error}") from None
     data = load_benchmark(args.data)
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params)
