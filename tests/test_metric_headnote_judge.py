@@ -405,7 +405,8 @@ def test_real_regeste_reach_the_judge_verbatim_in_each_language(shared_data, tmp
                                    model="m", cache_path=tmp_path / "c.sqlite", **FAST)
         users = [r.body["messages"][1]["content"] for r in server.requests]
     for text, name in zip(gold, ("German", "French", "Italian"), strict=True):
-        assert any(f"Gold headnote ({name}):\n<gold_headnote>\n{text}\n</gold_headnote>" in u for u in users)
+        as_json = json.dumps(text, ensure_ascii=False)
+        assert any(f"Gold headnote ({name}), as a JSON string:\n{as_json}\n" in u for u in users)
     assert result["score"] == 70 and sorted(result["by_language_pair"]) == ["de_de", "de_fr", "de_it"]
     with sqlite3.connect(tmp_path / "c.sqlite") as db:
         stored = " ".join(r for (r,) in db.execute("SELECT request FROM responses"))

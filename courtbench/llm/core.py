@@ -427,7 +427,9 @@ class ResponseCache:
             CacheWriteError: the write failed (disk full ...), naming the file.
         """
         text = json.dumps(response, ensure_ascii=False, sort_keys=True)
-        request_text = json.dumps(body, sort_keys=True)  # ASCII: a caller's text may hold anything
+        request_text = json.dumps(body, ensure_ascii=False, sort_keys=True)
+        if _SURROGATE.search(request_text):  # a caller's text with lone surrogates: escaped
+            request_text = json.dumps(body, sort_keys=True)
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._lock:
             try:
