@@ -8,7 +8,9 @@ separate process so that its CPU time is not the client's:
 - client CPU time per request (``time.process_time`` of this process / requests) at zero
   server latency, concurrency 8;
 - 10,000 cached requests (SLDS-sized messages, ~4 KB each) replayed from the SQLite cache
-  (target < 10 s), and the same run sends nothing.
+  (target < 10 s), and the same run sends nothing;
+- the ``headnote_judge`` metric module at 200 ms server latency, 32 samples, concurrency 8
+  against concurrency 1 (same run; target ratio >= 5; formerly a timing test).
 """
 
 from __future__ import annotations
@@ -119,9 +121,36 @@ def cached_replay() -> dict:
             "replay_target_s": 10, "cache_mb": size / 2**20}
 
 
+N_JUDGE = 32
+
+
+def judge_concurrency() -> dict:
+    from courtbench.metric_modules import load_metric_module
+
+    sys.path.insert(0, str(TESTS))
+    from fake_chat_server import FakeChatServer, Reply, judgement
+
+    judge = load_metric_module("headnote_judge").headnote_judge
+    seconds = {}
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5), delay=LATENCY)) as server:
+        for concurrency in (8, 1):
+            inputs = {"predictions": [f"c{concurrency}-{i}" for i in range(N_JUDGE)],
+                      "references": ["Art. 8 ZGB."] * N_JUDGE,
+                      "headnote_languages": ["de"] * N_JUDGE, "decision_languages": ["de"] * N_JUDGE}
+            started = time.perf_counter()
+            result = judge(**inputs, base_url=server.url, model="m", concurrency=concurrency,
+                           progress=False)
+            seconds[concurrency] = time.perf_counter() - started
+            assert result["n_scored"] == N_JUDGE
+        in_flight = server.max_in_flight
+    return {"samples": N_JUDGE, "server_latency_s": LATENCY, "max_in_flight": in_flight,
+            "concurrency_1_s": seconds[1], "concurrency_8_s": seconds[8],
+            "ratio_1_over_8": seconds[1] / seconds[8], "target_ratio": 5}
+
+
 def main() -> dict:
     return {"throughput": throughput(), "client_overhead": client_overhead(),
-            "cached_replay": cached_replay()}
+            "cached_replay": cached_replay(), "judge_concurrency": judge_concurrency()}
 
 
 if __name__ == "__main__":

@@ -1,15 +1,21 @@
 """Single output files of the runners (generations, judge results) and their manifests.
 
-A runner writes ``OUT`` (e.g. ``preds.jsonl``) and beside it ``OUT-stem.manifest.json``
-(``preds.manifest.json``), which records what was run and marks the pair as courtbench's:
+A runner writes ``OUT`` (e.g. ``preds.jsonl``) and beside it ``OUT.manifest.json``
+(``preds.jsonl.manifest.json``: named after the whole file name, so ``X.jsonl``, ``X.json``
+and ``X.csv`` never share one), which records what was run and marks the pair as courtbench's:
 ``{"courtbench_output": {"kind": ..., "file": "preds.jsonl", "sha256": ...}, ...}``.
 Only a file whose manifest names it with its current sha256 is ever replaced without
 ``--overwrite``; a directory is never a valid ``OUT``. Both are checked before any work.
-Writes go to a temporary file renamed into place, so nothing is left half-written.
+Writes go to a temporary file renamed into place, so nothing is left half-written; a full
+disk is one line naming the file and the bytes needed (:class:`CourtbenchError`).
+
+Compatibility: the manifest name of courtbench before this layout (``preds.manifest.json``)
+is read, never written, when deciding whether an existing ``OUT`` is courtbench's.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -23,11 +29,23 @@ MARK = "courtbench_output"
 
 
 def manifest_path(out: Path) -> Path:
-    """``preds.jsonl`` -> ``preds.manifest.json`` (same folder)."""
+    """``preds.jsonl`` -> ``preds.jsonl.manifest.json`` (same folder)."""
+    return out.with_name(out.name + ".manifest.json")
+
+
+def legacy_manifest_path(out: Path) -> Path:
+    """The manifest name used before: ``preds.jsonl`` -> ``preds.manifest.json`` (read only)."""
     return out.with_name(out.stem + ".manifest.json")
 
 
-
+def _owner(out: Path) -> dict | None:
+    """The mark that names ``out`` in its manifest (current name first, then the legacy one),
+    or ``None``."""
+    for manifest in (manifest_path(out), legacy_manifest_path(out)):
+        mark = _mark(manifest) if manifest.is_file() else None
+        if mark is not None and mark.get("file") == out.name:
+            return mark
+    return None
 
 def _mark(manifest: Path) -> dict | None:
     """The ownership mark of a manifest file, ``None`` when it is no courtbench manifest."""
@@ -82,27 +100,71 @@ def check_output_file(out: Path, *, kind: str, overwrite: bool, option: str = "-
         raise CourtbenchError(f"{option} {out}: {manifest} is a directory")
     if overwrite:
         return
-    mark = _mark(manifest) if manifest.exists() else None
-    ours = mark is not None and mark.get("kind") == kind and mark.get("file") == out.name
-    if manifest.exists() and not ours:
-        raise CourtbenchError(f"{option} {out}: {manifest} exists and was not written by a "
-                              f"courtbench {kind} run; remove it or pass --overwrite")
-    if out.exists() and not (ours and mark.get("sha256") == sha256_file(out)):
+    _check_owner(out, manifest, kind, option)
+
+
+def _check_owner(out: Path, manifest: Path, kind: str, option: str) -> None:
+    """Refuse ``out`` (and its manifest) unless a courtbench ``kind`` run wrote them."""
+    mark = _owner(out)
+    if manifest.exists() and (_mark(manifest) or {}).get("file") != out.name:
+        raise CourtbenchError(f"{option} {out}: {manifest} exists and was not written by "
+                              "courtbench for this file; remove it or pass --overwrite")
+    if not out.exists():
+        return
+    if mark is None:
         raise CourtbenchError(f"{option} {out}: the file exists and was not written by a "
-                              "courtbench run (or was changed since); remove it or pass "
-                              "--overwrite")
+                              "courtbench run; remove it or pass --overwrite")
+    if mark.get("kind") != kind:
+        raise CourtbenchError(f"{option} {out}: the file holds the output of a courtbench "
+                              f"{mark.get('kind')} run, not of a {kind} run; choose another "
+                              f"{option}")
+    if mark.get("sha256") != sha256_file(out):
+        raise CourtbenchError(f"{option} {out}: the file was changed since courtbench wrote it; "
+                              f"keep your edits under another name or remove it, or choose "
+                              f"another {option}")
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+def _write_bytes(stream, data: bytes) -> None:
+    """Write and flush ``data`` to the open ``stream`` (one place a full disk shows up)."""
+    stream.write(data)
+    stream.flush()
+    os.fsync(stream.fileno())
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``path`` through a temporary file renamed into place.
+
+    Raises:
+        CourtbenchError: no space left (or another OS error): one line naming the path and
+            the bytes needed; no partial file remains and an existing ``path`` is untouched.
+    """
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                             suffix=".partial")
+    except OSError as error:
+        raise _write_error(path, data, error) from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            _write_bytes(stream, data)
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise _write_error(path, data, error) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+_write_atomic = write_atomic
+
+
+def _write_error(path: Path, data: bytes, error: OSError) -> CourtbenchError:
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return CourtbenchError(f"{path}: no space left on the device while writing it "
+                               f"({len(data):,} bytes needed); nothing was replaced and the "
+                               "answers are kept in the response cache: free space and rerun")
+    return CourtbenchError(f"{path}: cannot write it: {error.strerror or error}")
 
 
 def _umask() -> int:

@@ -170,8 +170,10 @@ def score_system(rows: datasets.Dataset, predictions: list[str],
     settings = {k: v for k, v in result.items()
                 if k not in {"groups", *metrics, *(f"{m}_se" for m in metrics)}}
     if args.judge is not None:
-        judged = judge_rows(rows["headnote"], rows["headnote_language"], rows["decision_language"],
-                            rows["sample_id"], predictions, args.judge)
+        n = args.judge.limit  # --judge-limit: the first N rows only (None: all)
+        judged = judge_rows(*(list(rows[c])[:n] for c in ("headnote", "headnote_language",
+                                                            "decision_language", "sample_id")),
+                            list(predictions)[:n], args.judge)
         scores["judge"] = {"macro": judged["macro_score"], "macro_se": None,
                            **{pair: group["score"]
                               for pair, group in judged["by_language_pair"].items()}}
@@ -179,7 +181,9 @@ def score_system(rows: datasets.Dataset, predictions: list[str],
                              "n_scored": judged["n_scored"], "n_unparsed": judged["n_unparsed"],
                              "n_request_failed": judged["n_request_failed"],
                              "failed_as_zero": judged["failed_as_zero"],
-                             "run_failure": run_failure(judged)}
+                             "n_excluded": judged["n_excluded"], "n_samples": judged["n_samples"],
+                             "n_truncated": judged["n_truncated"], "limit": n,
+                             "run_failure": run_failure(judged, args.judge.max_failure_share)}
     scores["_settings"] = settings
     return scores
 

@@ -13,9 +13,14 @@ refuse them. An explicit option (``--temperature``, ``--top-k`` …) overrides t
 
 Output: ``--out preds.jsonl``, one line per sample (``sample_id``, ``config``,
 ``prediction``, ``finish_reason``, ``usage``, ``error``, ``reasoning``), failed and empty
-generations included and counted, plus ``preds.manifest.json`` (model, endpoint host,
-parameters, template sha256, counts, usage, courtbench version). The file goes straight into
-``courtbench evaluate slds --predictions``. Exit status 1 when any request failed.
+generations included and counted, plus ``preds.jsonl.manifest.json`` (model, endpoint host,
+parameters, template sha256, counts, usage, ``llm_run`` — failures by kind, truncated answers,
+repairs, ``complete`` — and courtbench version). The file goes straight into
+``courtbench evaluate slds --predictions``. Exit status 1 when the share of failed samples
+exceeds ``--max-failure-share`` (default 0: any failure).
+
+``--limit N`` generates for the first N samples only; ``--tokenizer PATH --max-input-tokens N``
+cuts decisions by the model's own tokens (at a paragraph boundary inside the first N tokens).
 ``--local-model PATH`` generates with transformers instead of an endpoint, into the same file
 and manifest (:mod:`slds.local_generation`).
 """
@@ -37,10 +42,14 @@ from courtbench.llm import (
     decoding_params,
     dry_run_text,
     endpoint_from_args,
+    finite_float,
     manifest_endpoint,
     run_chat,
+    run_record,
+    run_summary_line,
 )
 from courtbench.llm.core import ResponseCache, sha256_text
+from courtbench.llm.tokens import LocalTokenizer, load_tokenizer
 from courtbench.output_files import check_output_file, write_output_file
 from courtbench.resources import package_path
 from slds.data import read_split
@@ -105,6 +114,18 @@ def render_user(template: str, decision: str, headnote_language: str) -> str:
     return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 
+def cut_decision_tokens(text: str, tokenizer: LocalTokenizer | None,
+                        max_tokens: int | None) -> tuple[str, bool]:
+    """``text`` cut to at most ``max_tokens`` tokens of ``tokenizer``, at the last paragraph
+    boundary inside them (as :func:`cut_decision`); unchanged without a tokenizer."""
+    if tokenizer is None or max_tokens is None:
+        return text, False
+    end = tokenizer.end_of_tokens(text, max_tokens)
+    if end is None:
+        return text, False
+    return cut_decision(text, end)[0], True
+
+
 def cut_decision(text: str, max_chars: int | None) -> tuple[str, bool]:
     """``text`` cut to at most ``max_chars`` characters at the last paragraph boundary.
 
@@ -152,6 +173,9 @@ def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoin
                               "number of characters")
     if args.max_tokens is not None and args.max_tokens < 1:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected a positive integer")
+    if (args.tokenizer is None) != (args.max_input_tokens is None):
+        raise CourtbenchError("--tokenizer and --max-input-tokens go together: give both to cut "
+                              "decisions by tokens, or neither")
     if not args.data.is_dir():
         raise CourtbenchError(f"--data {args.data}: not a folder")
     if not args.dry_run:
@@ -171,7 +195,7 @@ def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoin
     if config.cache_path is not None and not args.dry_run:
         try:
             ResponseCache(config.cache_path).close()
-        except ValueError as error:
+        except (ValueError, OSError) as error:
             raise CourtbenchError(f"--cache: {error}") from None
     return configs, prompts, config
 
@@ -198,10 +222,27 @@ class Sample:
     decision: str = ""  # the decision as sent (a local model may cut it further, in tokens)
 
 
+@dataclass(frozen=True)
+class InputCut:
+    """How decisions are cut: characters and/or tokens of a local tokenizer."""
+
+    max_chars: int | None = None
+    tokenizer: LocalTokenizer | None = None
+    max_tokens: int | None = None
+
+    def __call__(self, text: str) -> tuple[str, bool]:
+        text, by_tokens = cut_decision_tokens(text, self.tokenizer, self.max_tokens)
+        text, by_chars = cut_decision(text, self.max_chars)
+        return text, by_tokens or by_chars
+
+
 def build_requests(data: Path, configs: list[str], split: str, shots: int, prompts: Prompts,
-                   params: dict, max_input_chars: int | None) -> tuple[list, list, dict]:
+                   params: dict, max_input_chars: int | InputCut | None) -> tuple[list, list, dict]:
     """One ChatRequest per sample of ``split`` in ``configs`` (in config order, then by
-    sample_id). Returns ``(samples, requests, counts)`` with the cut decisions counted."""
+    sample_id). Returns ``(samples, requests, counts)`` with the cut decisions counted.
+    ``max_input_chars`` is a character limit or an :class:`InputCut`."""
+    cut_text = (max_input_chars if isinstance(max_input_chars, InputCut)
+                else InputCut(max_chars=max_input_chars))
     by_config: dict[str, list] = {config: [] for config in configs}
     rows = read_split(data, split, columns=("decision", "decision_language", "headnote_language"))
     for row in rows:  # one pass over the split, in sample_id order
@@ -216,11 +257,11 @@ def build_requests(data: Path, configs: list[str], split: str, shots: int, promp
         if shots and rows and example is None:
             counts["configs_without_one_shot"].append(config)
         if example is not None:
-            decision, cut = cut_decision(example[0], max_input_chars)
+            decision, cut = cut_text(example[0])
             counts["cut_one_shot_decisions"] += cut
             example = (decision, example[1])
         for sample_id, text in rows:
-            decision, cut = cut_decision(text, max_input_chars)
+            decision, cut = cut_text(text)
             counts["cut_decisions"] += cut
             samples.append(Sample(sample_id, config, cut, decision))
             requests.append(ChatRequest(str(sample_id), build_messages(
@@ -257,14 +298,18 @@ def output_lines(samples: list[Sample], results: list) -> tuple[bytes, dict]:
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b"", counts
 
 
-def manifest_document(args, configs, prompts, model: dict, params, counts, summary) -> dict:
+def manifest_document(args, configs, prompts, model: dict, params, counts, summary, *,
+                      llm_run: dict | None = None) -> dict:
     """The manifest beside a generation file; ``model`` says what generated (endpoint model
-    and host, or the local model folder and its hash)."""
-    return {
+    and host, or the local model folder and its hash); ``llm_run`` what an endpoint run
+    records of its failures (:func:`courtbench.llm.run_record`)."""
+    document = {
         "courtbench_version": __version__,
         "dataset": "slds", "data": str(args.data), "split": args.split, "configs": configs,
         "shots": args.shots, **model, "parameters": params,
         "max_input_chars": args.max_input_chars,
+        "max_input_tokens": args.max_input_tokens,
+        "tokenizer": str(args.tokenizer) if args.tokenizer else None,
         "prompts": {**prompts.hashes(),
                     "system_prompt_file": str(args.system_prompt) if args.system_prompt else "packaged",
                     "user_prompt_file": str(args.user_prompt) if args.user_prompt else "packaged"},
@@ -272,6 +317,9 @@ def manifest_document(args, configs, prompts, model: dict, params, counts, summa
                    "cached": summary.cached},
         "usage": summary.usage,
     }
+    if llm_run is not None:
+        document["llm_run"] = llm_run
+    return document
 
 
 def sampling_params(args: argparse.Namespace) -> dict:
@@ -300,6 +348,11 @@ def request_params(args: argparse.Namespace) -> tuple[dict, list[str]]:
                            extra_body=getattr(args, "extra_body", None))
 
 
+def input_cut(args: argparse.Namespace) -> InputCut:
+    tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer is not None else None
+    return InputCut(args.max_input_chars, tokenizer, args.max_input_tokens)
+
+
 def generate(args: argparse.Namespace) -> int:
     """CLI entry point; returns 0 when every request completed, 1 otherwise."""
     configs, prompts, config = check_options(args)
@@ -310,7 +363,9 @@ def generate(args: argparse.Namespace) -> int:
         print(f"courtbench generate: {endpoint_host_name(args.base_url)} refuses "
               f"{', '.join(dropped)}: not sent (recorded in the manifest)", file=sys.stderr)
     samples, requests, cut_counts = build_requests(args.data, configs, args.split, args.shots,
-                                                   prompts, params, args.max_input_chars)
+                                                   prompts, params, input_cut(args))
+    if args.limit is not None:
+        samples, requests = samples[:args.limit], requests[:args.limit]
     if not requests:
         raise CourtbenchError(f"--data {args.data}: split {args.split!r} has no sample in "
                               f"{', '.join(configs)}")
@@ -320,23 +375,35 @@ def generate(args: argparse.Namespace) -> int:
     summary = run_chat(requests, config, desc=f"slds generate ({args.config})")
     data, counts = output_lines(samples, summary.results)
     counts.update(cut_counts)
+    llm_run = run_record(summary, failed=counts["failed"], total=len(summary.results),
+                         max_failure_share=args.max_failure_share, limit=args.limit,
+                         config=config)
     document = {**manifest_document(args, configs, prompts, manifest_endpoint(config), params,
-                                    counts, summary),
+                                    counts, summary, llm_run=llm_run),
                 "preset": args.preset, "reasoning": args.reasoning, "parameters_dropped": dropped}
     manifest = write_output_file(args.out, data, document, kind=OUTPUT_KIND)
+    _report(args, samples, counts, summary, manifest, document["llm_run"])
+    return 0 if document["llm_run"]["complete"] else 1
+
+
+def _report(args, samples, counts, summary, manifest, record) -> None:
     print(f"{len(samples)} headnotes → {args.out} ({counts['ok']} ok, {counts['empty']} empty, "
           f"{counts['failed']} failed; {summary.cached} from cache, {summary.sent} sent; "
-          f"{counts['cut_decisions']} decisions cut at {args.max_input_chars} characters; "
+          f"{counts['cut_decisions']} decisions cut"
+          + (f" at {args.max_input_chars} characters" if args.max_input_chars else "")
+          + (f" at {args.max_input_tokens} tokens" if args.max_input_tokens else "") + "; "
           f"{summary.usage['total_tokens']:,} tokens); manifest {manifest}")
+    print(f"courtbench generate: {run_summary_line(record)}", file=sys.stderr)
     if counts["configs_without_one_shot"]:
         print(f"courtbench generate: no one_shot_examples row for "
               f"{', '.join(counts['configs_without_one_shot'])}: those ran zero-shot",
               file=sys.stderr)
-    if summary.failed:
-        print(f"courtbench generate: {summary.failed} request(s) failed after retries; their "
-              f"rows have \"error\" set and prediction null in {args.out}", file=sys.stderr)
-        return 1
-    return 0
+    if not record["complete"]:
+        print(f"courtbench generate: incomplete: {summary.failed} request(s) failed "
+              f"({record['failure_share']:.1%} > --max-failure-share "
+              f"{record['max_failure_share']:g}); their rows have \"error\" set and prediction "
+              f"null in {args.out}; rerun with the same --cache to send only those",
+              file=sys.stderr)
 
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -356,8 +423,8 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                              "seed 2025, 512 new tokens, stop </s>); options below override it")
     parser.add_argument("--reasoning", action="store_true",
                         help="a reasoning model: the preset's new-token budget x 10")
-    parser.add_argument("--temperature", type=float, help="default: the preset's (0.7)")
-    parser.add_argument("--top-p", type=float, help="default: the preset's (0.8)")
+    parser.add_argument("--temperature", type=finite_float, help="default: the preset's (0.7)")
+    parser.add_argument("--top-p", type=finite_float, help="default: the preset's (0.8)")
     parser.add_argument("--seed", type=int, help="default: the preset's (2025)")
     parser.add_argument("--max-tokens", type=int,
                         help="new tokens (default: the preset's, 1024 or 512, x 10 with "
@@ -365,6 +432,12 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-input-chars", type=int, metavar="N",
                         help="cut longer decisions at a paragraph boundary (counted and "
                              "reported); default: never cut")
+    parser.add_argument("--tokenizer", type=Path, metavar="PATH",
+                        help="a local tokenizer (tokenizer.json or model folder) to cut "
+                             "decisions by tokens (with --max-input-tokens)")
+    parser.add_argument("--max-input-tokens", type=int, metavar="N",
+                        help="cut longer decisions at a paragraph boundary within the first N "
+                             "tokens of --tokenizer (counted and reported)")
     parser.add_argument("--system-prompt", type=Path, metavar="FILE",
                         help="replace the packaged system prompt (courtbench's own wording) "
                              "with this file, sent byte for byte, e.g. the published one")

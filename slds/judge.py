@@ -3,10 +3,13 @@
 
 Shared defaults of both entry points: the API key from ``OPENAI_API_KEY`` when set (an
 explicitly named ``--api-key-env`` must be set), the response cache beside the output
-(:func:`default_cache`), failed samples excluded from the means unless ``--failed-as-zero``,
-and exit status 1 when any judge request could not be completed after retries or no sample was
-scored. Answers the judge model formats badly are failures of the judge model: counted and
-reported per sample, not an error of the run.
+(:func:`default_cache`), failed samples excluded from the means unless ``--failed-as-zero``
+(the excluded count is printed beside the score), ``--parse strict`` (``published``: the
+published SLDS judge's parsing and aggregation, named in the output), decoding options
+(``--temperature``, ``--seed``, ``--max-tokens``), ``--limit`` and the run controls of
+:mod:`courtbench.llm.cli`. Exit status 1 when any judge request could not be completed, no
+sample was scored, or the share of failed samples exceeds ``--max-failure-share`` (default 0).
+``judge slds --config X`` reads the rows of X from a file that may also cover other pairs.
 """
 
 from __future__ import annotations
@@ -20,14 +23,18 @@ from pathlib import Path
 from courtbench import __version__
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
-from courtbench.llm import EndpointConfig, endpoint_from_args
+from courtbench.llm import EndpointConfig, endpoint_from_args, finite_float
+from courtbench.llm.cli import add_run_control_arguments, failure_share
 from courtbench.llm.core import ResponseCache
 from courtbench.metric_modules import load_metric_module
 from courtbench.output_files import check_output_file, write_output_file
 from courtbench.predictions import read_predictions
 from slds.data import read_split
+from slds.schema import PAIRS, pair_name
 
 OUTPUT_KIND = "slds-judge"
+PARSE_MODES = ("strict", "published")
+PAIR_CONFIGS = tuple(pair_name(d, h) for d, h in PAIRS)
 REQUIRED_COLUMNS = ("sample_id", "headnote", "headnote_language", "decision_language")
 
 
@@ -49,6 +56,10 @@ class JudgeSettings:
     user_template: Path | None = None
     demonstrations: dict = field(default_factory=dict)
     progress: bool = True
+    parse: str = "strict"
+    temperature: float = 0.0
+    max_failure_share: float = 0.0
+    limit: int | None = None
 
 
 def check_cache(path: Path | None, option: str = "--cache") -> None:
@@ -57,7 +68,7 @@ def check_cache(path: Path | None, option: str = "--cache") -> None:
         return
     try:
         ResponseCache(path).close()
-    except ValueError as error:
+    except (ValueError, OSError) as error:
         raise CourtbenchError(f"{option}: {error}") from None
 
 
@@ -75,8 +86,12 @@ def judge_rows(headnotes: list[str], headnote_languages: list[str], decision_lan
                      seed=settings.seed, timeout=endpoint.timeout,
                      max_retries=endpoint.max_retries, concurrency=endpoint.concurrency,
                      cache_path=endpoint.cache_path, failed_as_zero=settings.failed_as_zero,
-                     progress=settings.progress)
-    except ValueError as error:
+                     progress=settings.progress, parse=settings.parse,
+                     temperature=settings.temperature,
+                     max_answer_chars=endpoint.max_answer_chars, headers=endpoint.headers,
+                     follow_redirects=endpoint.follow_redirects,
+                     max_auth_failures=endpoint.max_auth_failures)
+    except (ValueError, OSError) as error:  # OSError: the cache could not store an answer
         raise CourtbenchError(f"headnote_judge: {error}") from None
 
 
@@ -91,7 +106,10 @@ def settings_from_evaluate_args(args: argparse.Namespace) -> JudgeSettings | Non
                               "the LLM judge, or neither")
     endpoint = endpoint_from_args(args, default_cache=default_cache(args.out), prefix="judge_")
     check_cache(endpoint.cache_path, "--judge-cache")
-    return JudgeSettings(endpoint, failed_as_zero=args.judge_failed_as_zero, progress=False)
+    return JudgeSettings(endpoint, failed_as_zero=args.judge_failed_as_zero, progress=False,
+                         max_tokens=args.judge_max_tokens, seed=args.judge_seed,
+                         parse=args.judge_parse, temperature=args.judge_temperature,
+                         max_failure_share=args.judge_max_failure_share, limit=args.judge_limit)
 
 
 def add_evaluate_judge_arguments(parser: argparse.ArgumentParser) -> None:
@@ -115,16 +133,39 @@ def add_evaluate_judge_arguments(parser: argparse.ArgumentParser) -> None:
                        help="retries on 429 / 5xx / timeouts (default 6)")
     group.add_argument("--judge-failed-as-zero", action="store_true",
                        help="count failed judge samples as 0 instead of excluding them")
+    add_judge_decoding_arguments(group, prefix="--judge-")
+    add_run_control_arguments(group, prefix="judge_")
 
 
-def run_failure(result: dict) -> str | None:
-    """Why a judge run must exit non-zero, or None: requests that failed after retries, or
-    no sample scored."""
+def add_judge_decoding_arguments(parser, prefix: str = "--") -> None:
+    """``--temperature --seed --max-tokens --parse`` of the judge (``prefix`` ``--judge-`` in
+    ``courtbench evaluate slds``)."""
+    parser.add_argument(f"{prefix}temperature", type=finite_float, default=0.0,
+                        help="judge sampling temperature (default 0)")
+    parser.add_argument(f"{prefix}seed", type=int, default=0,
+                        help="sampling seed sent to the endpoint (default 0)")
+    parser.add_argument(f"{prefix}max-tokens", type=int, default=2048,
+                        help="answer budget of the judge (default 2048)")
+    parser.add_argument(f"{prefix}parse", choices=PARSE_MODES, default="strict",
+                        help="strict (default): five score lines, integers 1-3, failed samples "
+                             "excluded (or 0 with failed-as-zero); published: the published "
+                             "SLDS judge's parsing (line regex, missing category 1, no range "
+                             "check, repeats summed, empty answer 0), every sample scored")
+
+
+def run_failure(result: dict, max_failure_share: float = 0.0) -> str | None:
+    """Why a judge run must exit non-zero, or None: requests that could not be completed,
+    no sample scored, or more failed samples than ``max_failure_share`` allows."""
     if result["n_request_failed"]:
-        return (f"{result['n_request_failed']} judge request(s) could not be completed after "
-                "retries")
-    if result["n_scored"] == 0:
+        kinds = ", ".join(f"{k} {n}" for k, n in result.get("failures_by_kind", {}).items())
+        return (f"{result['n_request_failed']} judge request(s) could not be completed"
+                + (f" ({kinds})" if kinds else ""))
+    if result["n_scored"] == 0 and result.get("parse", "strict") == "strict":
         return "no sample was scored"
+    share = failure_share(result["n_failed"], result["n_samples"])
+    if share > max_failure_share:
+        return (f"{result['n_failed']} of {result['n_samples']} sample(s) failed ({share:.1%} > "
+                f"--max-failure-share {max_failure_share:g})")
     return None
 
 
@@ -154,6 +195,8 @@ def _settings(args: argparse.Namespace) -> JudgeSettings:
             raise CourtbenchError(f"{option} {path}: not a file")
     if args.max_tokens < 1:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected a positive integer")
+    if args.temperature < 0:
+        raise CourtbenchError(f"--temperature {args.temperature}: expected a number >= 0")
     demonstrations = _demonstrations(args.demonstration)
     if not args.dry_run:
         check_output_file(args.out, kind=OUTPUT_KIND, overwrite=args.overwrite, suffixes=(".json",))
@@ -163,7 +206,9 @@ def _settings(args: argparse.Namespace) -> JudgeSettings:
     return JudgeSettings(endpoint, failed_as_zero=args.failed_as_zero, max_tokens=args.max_tokens,
                          seed=args.seed, system_template=args.system_template,
                          user_template=args.user_template, demonstrations=demonstrations,
-                         progress=not args.no_progress)
+                         progress=not args.no_progress, parse=args.parse,
+                         temperature=args.temperature,
+                         max_failure_share=args.max_failure_share, limit=args.limit)
 
 
 def _text_prediction(value: object) -> str:
@@ -184,7 +229,8 @@ def _dry_run(settings: JudgeSettings, dataset, predictions: dict) -> int:
     messages = module.render_messages(templates, first["headnote"], predictions[first["sample_id"]],
                                       first["headnote_language"])
     request = ChatRequest(str(first["sample_id"]), tuple(messages),
-                          module.judge_params(settings.max_tokens, settings.seed))
+                          module.judge_params(settings.max_tokens, settings.seed,
+                                              settings.temperature))
     print(dry_run_text([request] * dataset.num_rows, settings.endpoint))
     return 0
 
@@ -193,36 +239,54 @@ def _report(args: argparse.Namespace, result: dict) -> None:
     def show(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}"
 
-    print(f"{args.config}/{args.split}: judge score {show(result['score'])} (0-100), macro over "
-          f"{result['n_language_pairs']} pair(s) {show(result['macro_score'])}; "
-          f"{result['n_scored']} scored, {result['n_failed']} failed "
-          f"({'counted as 0' if args.failed_as_zero else 'excluded'}); results in {args.out}")
+    excluded = result["n_excluded"]
+    print(f"{args.config}/{args.split}: judge score {show(result['score'])} (0-100; "
+          f"{result['n_samples'] - excluded} of {result['n_samples']} samples, {excluded} "
+          f"excluded; parse {result['parse']}), macro over {result['n_language_pairs']} pair(s) "
+          f"{show(result['macro_score'])}; {result['n_scored']} scored, {result['n_failed']} "
+          f"failed ({'counted as 0' if args.failed_as_zero else 'excluded'}); "
+          f"{result['n_truncated']} answer(s) cut at max_tokens; results in {args.out}")
     if result["n_failed"]:
         print(f"courtbench judge: {result['n_failed']} sample(s) failed "
               f"({result['n_unparsed']} unparsed, {result['n_request_failed']} request errors); "
               f"reasons per sample in {args.out}", file=sys.stderr)
 
 
-def _other_pair_ids(folder: Path, split: str, ids: list) -> set:
-    """Sample ids of ``split`` in the folder's other pairs (its ``default`` config), skipped
-    in a predictions file; none when the folder has no ``default`` config."""
+def _rows_and_predictions(args: argparse.Namespace, limit: int | None) -> tuple:
+    """The split's rows of ``--config`` (the first ``limit``) and their predictions; a file
+    that also covers other pairs of the split is accepted (those rows are skipped)."""
+    dataset = read_split(args.data, args.split, config=args.config, columns=REQUIRED_COLUMNS)
+    if limit is not None:
+        dataset = dataset.select(range(min(limit, dataset.num_rows)))
+    ids = list(dataset["sample_id"])
+    wanted = set(ids)
+    others = [i for i in _split_ids(args.data, args.split, args.config) if i not in wanted]
+    predictions = read_predictions(args.predictions, "sample_id", "prediction", ids,
+                                   _text_prediction, ignored_ids=others)
+    return dataset, ids, predictions
+
+
+def _split_ids(data: Path, split: str, config: str) -> list:
+    """Every sample id of ``split`` over all pairs: the ``default`` config's, else the union
+    of the pair configs the folder has."""
     try:
-        everything = read_split(folder, split)["sample_id"]
+        return list(read_split(data, split, config="default")["sample_id"])
     except CourtbenchError:
-        return set()
-    return set(everything) - set(ids)
+        pass
+    ids: list = []
+    for name in PAIR_CONFIGS:
+        try:
+            ids += list(read_split(data, split, config=name)["sample_id"])
+        except CourtbenchError:
+            continue
+    return ids
 
 
 def judge(args: argparse.Namespace) -> int:
-    """CLI entry point ``courtbench judge slds``; 1 when a request failed or nothing scored."""
+    """CLI entry point ``courtbench judge slds``; 1 when a request failed, nothing was scored
+    or the failed share exceeds ``--max-failure-share``."""
     settings = _settings(args)
-    dataset = read_split(args.data, args.split, config=args.config, columns=REQUIRED_COLUMNS)
-    ids = list(dataset["sample_id"])
-    # a file covering other pairs too (e.g. of `baselines slds` or `generate --config all`):
-    # the rows of the other pairs are skipped, those of --config must all be there
-    others = _other_pair_ids(args.data, args.split, ids)
-    predictions = read_predictions(args.predictions, "sample_id", "prediction", ids,
-                                   _text_prediction, ignored_ids=others)
+    dataset, ids, predictions = _rows_and_predictions(args, settings.limit)
     if args.dry_run:
         return _dry_run(settings, dataset, predictions)
     result = judge_rows(list(dataset["headnote"]), list(dataset["headnote_language"]),
@@ -230,15 +294,17 @@ def judge(args: argparse.Namespace) -> int:
                         settings)
     run = {"data": str(args.data), "config": args.config, "split": args.split,
            "predictions": str(args.predictions),
-           "predictions_sha256": sha256_file(args.predictions),
+           "predictions_sha256": sha256_file(args.predictions), "parse": settings.parse,
+           "limit": settings.limit, "max_failure_share": settings.max_failure_share,
            "cache": str(settings.endpoint.cache_path), "courtbench_version": __version__}
     document = {**{k: v for k, v in result.items() if k != "samples"}, "run": run,
                 "samples": result["samples"]}
     data = (json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n").encode()
     summary = {k: v for k, v in result.items() if k not in ("samples", "by_language_pair")}
-    write_output_file(args.out, data, {"run": run, "summary": summary}, kind=OUTPUT_KIND)
+    failure = run_failure(result, settings.max_failure_share)
+    write_output_file(args.out, data, {"run": run, "summary": summary,
+                                       "complete": failure is None}, kind=OUTPUT_KIND)
     _report(args, result)
-    failure = run_failure(result)
     if failure:
         print(f"courtbench judge: {failure}; exit status 1", file=sys.stderr)
         return 1
@@ -250,8 +316,7 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     added by the command)."""
     parser.add_argument("--config", required=True, help="language-pair config, e.g. de_fr")
     parser.add_argument("--split", default="test", help="split to judge (default: test)")
-    parser.add_argument("--max-tokens", type=int, default=2048, help="answer budget (default: 2048)")
-    parser.add_argument("--seed", type=int, default=0, help="sampling seed sent to the endpoint")
+    add_judge_decoding_arguments(parser)
     parser.add_argument("--failed-as-zero", action="store_true",
                         help="count failed samples as 0 instead of excluding them")
     parser.add_argument("--system-template", type=Path, metavar="FILE",

@@ -28,6 +28,7 @@ from slds.generate import (
     Prompts,
     build_requests,
     check_options,
+    input_cut,
     manifest_document,
     output_lines,
     render_user,
@@ -122,7 +123,7 @@ def generate_local(args: argparse.Namespace, configs: list[str], prompts: Prompt
                               "exceed --max-tokens")
     model_hash = folder_hash(args.local_model, "--local-model")
     samples, requests, counts = build_requests(args.data, configs, args.split, args.shots,
-                                               prompts, params, args.max_input_chars)
+                                               prompts, params, input_cut(args))
     if not requests:
         raise CourtbenchError(f"--data {args.data}: split {args.split!r} has no sample in "
                               f"{', '.join(configs)}")

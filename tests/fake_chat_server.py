@@ -42,6 +42,8 @@ class Reply:
     reasoning_content: str | None = None
     usage: Mapping[str, int] | None = None
     tool_calls: Sequence[Mapping] | None = None
+    drip: float = 0.0
+    """seconds between single bytes of the body (a server dripping its answer)."""
 
 
 @dataclass
@@ -63,12 +65,34 @@ def judgement(scores: Sequence[int], analysis: str = "The generated headnote is 
 
 
 def generated_headnote(request: dict) -> str:
-    """The generated headnote inside the user message of a judge request (default template)."""
+    """The generated headnote inside the user message of a judge request (default template:
+    a JSON string on the line after "Generated headnote, as a JSON string:")."""
     user = request["messages"][-1]["content"]
-    match = re.search(r"<generated_headnote>\n(.*?)\n</generated_headnote>", user, re.S)
+    match = re.search(r"^Generated headnote, as a JSON string:\n(\".*\")$", user, re.M)
     if match is None:
-        raise ValueError("no <generated_headnote> block in the user message")
-    return match.group(1)
+        raise ValueError("no generated headnote JSON string in the user message")
+    return json.loads(match.group(1))
+
+
+def _payload(reply, attempt: int, body: dict) -> bytes:
+    """The bytes a scripted reply sends: its raw ``body``, a chat completion, or an error."""
+    if reply.body is not None:
+        return reply.body
+    if reply.status != 200:
+        return json.dumps({"error": {"message": f"scripted status {reply.status}",
+                                     "type": "test"}}).encode()
+    message = {"role": "assistant", "content": reply.content}
+    if reply.reasoning_content is not None:
+        message["reasoning_content"] = reply.reasoning_content
+    if reply.tool_calls is not None:
+        message["tool_calls"] = [dict(call) for call in reply.tool_calls]
+    completion = {"id": f"chatcmpl-{attempt}", "object": "chat.completion", "created": 0,
+                  "model": body.get("model", "?"),
+                  "choices": [{"index": 0, "finish_reason": reply.finish_reason,
+                               "message": message}]}
+    if reply.usage is not None:
+        completion["usage"] = dict(reply.usage)
+    return json.dumps(completion).encode()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -94,34 +118,22 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 self.connection.shutdown(2)  # socket.SHUT_RDWR: no status line at all
                 return
-            if reply.body is not None:
-                payload = reply.body
-            elif reply.status == 200:
-                message = {"role": "assistant", "content": reply.content}
-                if reply.reasoning_content is not None:
-                    message["reasoning_content"] = reply.reasoning_content
-                if reply.tool_calls is not None:
-                    message["tool_calls"] = [dict(call) for call in reply.tool_calls]
-                completion = {
-                    "id": f"chatcmpl-{attempt}", "object": "chat.completion", "created": 0,
-                    "model": body.get("model", "?"),
-                    "choices": [{"index": 0, "finish_reason": reply.finish_reason,
-                                 "message": message}],
-                }
-                if reply.usage is not None:
-                    completion["usage"] = dict(reply.usage)
-                payload = json.dumps(completion).encode()
-            else:
-                payload = json.dumps({"error": {"message": f"scripted status {reply.status}",
-                                                "type": "test"}}).encode()
+            payload = _payload(reply, attempt, body)
             self.send_response(reply.status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             for name, value in reply.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+            if reply.drip:
+                for index in range(len(payload)):
+                    if fake._stopping.wait(reply.drip):
+                        break
+                    self.wfile.write(payload[index:index + 1])
+                    self.wfile.flush()
+            else:
+                self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError, OSError):  # the client gave up
             self.close_connection = True
         finally:
             with fake._lock:

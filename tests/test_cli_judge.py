@@ -80,7 +80,7 @@ def _scripted(request, attempt):
 def _args(hub_folder, predictions, server_url, out, *extra):
     return ["judge", "slds", "--data", str(hub_folder), "--config", "de_fr", "--split", "test",
             "--predictions", str(predictions), "--base-url", server_url, "--model", "judge-m",
-            "--out", str(out), "--no-progress", *extra]
+            "--out", str(out), "--no-progress", "--max-failure-share", "0.5", *extra]
 
 
 def test_judge_writes_scores_failures_and_provenance(hub_folder, tmp_path, capsys, monkeypatch):
@@ -92,6 +92,7 @@ def test_judge_writes_scores_failures_and_provenance(hub_folder, tmp_path, capsy
         sent = list(server.requests)
     captured = capsys.readouterr()
     assert code == 0, captured.err
+    assert "(0-100; 27 of 40 samples, 13 excluded; parse strict)" in captured.out
     result = json.loads(out.read_text(encoding="utf-8"))
     # i % 3 over range(40): 14 samples score 100, 13 score 50, 13 answers are unparsable
     assert result["n_samples"] == 40 and result["n_failed"] == 13 and result["n_unparsed"] == 13
@@ -222,7 +223,7 @@ def test_own_output_is_replaced_and_foreign_only_with_overwrite(hub_folder, tmp_
     out = tmp_path / "judge.json"
     with FakeChatServer(_scripted) as server:
         assert main(_args(hub_folder, predictions, server.url, out)) == 0
-        manifest = json.loads((tmp_path / "judge.manifest.json").read_text())
+        manifest = json.loads((tmp_path / "judge.json.manifest.json").read_text())
         assert manifest["courtbench_output"]["kind"] == "slds-judge"
         assert main(_args(hub_folder, predictions, server.url, out)) == 0  # ours: replaced
         out.write_text("edited by hand\n")
@@ -307,3 +308,44 @@ def test_read_predictions_multiline_csv_values_and_mismatch_listing(tmp_path):
     assert read_predictions(path, "sample_id", "prediction", ["a", "b"], str)["a"] == "line one\nline two"
     with pytest.raises(SourceError, match="file not found"):
         read_predictions(tmp_path / "none.jsonl", "sample_id", "prediction", ["a"], str)
+
+
+def test_failed_share_above_the_threshold_exits_non_zero_and_is_recorded(hub_folder, tmp_path, capsys):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    out = tmp_path / "judge.json"
+    with FakeChatServer(_scripted) as server:
+        assert main(_args(hub_folder, predictions, server.url, out, "--max-failure-share", "0")) == 1
+    assert "13 of 40 sample(s) failed (32.5% > --max-failure-share 0)" in capsys.readouterr().err
+    manifest = json.loads((tmp_path / "judge.json.manifest.json").read_text())
+    assert manifest["complete"] is False and manifest["summary"]["n_excluded"] == 13
+
+
+def test_config_rows_are_taken_from_a_multi_pair_file_with_limit_and_decoding(hub_folder, tmp_path,
+                                                                              capsys):
+    everything = _test_ids("de_fr", 40) + _test_ids("it_it", 3)
+    predictions = _write_jsonl(tmp_path / "all.jsonl", everything)
+    out = tmp_path / "judge.json"
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5))) as server:
+        assert main(_args(hub_folder, predictions, server.url, out, "--config", "it_it",
+                          "--limit", "2", "--temperature", "0.3", "--seed", "7",
+                          "--max-tokens", "99", "--header", "X-Team: courts")) == 0
+        bodies = [r.body for r in server.requests]
+        headers = server.requests[0].headers
+    assert len(bodies) == 2 and {(b["temperature"], b["seed"], b["max_tokens"]) for b in bodies} \
+        == {(0.3, 7, 99)}
+    assert headers["x-team"] == "courts"
+    result = json.loads(out.read_text())
+    assert [s["sample_id"] for s in result["samples"]] == ["test-it_it-0", "test-it_it-1"]
+    assert result["run"]["limit"] == 2 and result["parse"] == "strict"
+
+
+def test_published_parse_mode_is_named_in_the_output(hub_folder, tmp_path, capsys):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids("it_it", 3))
+    out = tmp_path / "judge.json"
+    with FakeChatServer(lambda request, attempt: Reply("ARTICLES_SCORE: 3\nARTICLES_SCORE: 3")) as server:
+        assert main(_args(hub_folder, predictions, server.url, out, "--config", "it_it",
+                          "--parse", "published")) == 0
+    result = json.loads(out.read_text())
+    assert result["parse"] == "published" and result["run"]["parse"] == "published"
+    assert result["score"] == 50.0 and result["n_excluded"] == 0  # 3 + 3 summed: 10 * (6 - 1)
+    assert "parse published" in capsys.readouterr().out

@@ -101,7 +101,8 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     held_out = data.ids("validation") + data.ids("test")
     out = tmp_path / "preds" / f"llm_{kind}.csv"
     with FakeChatServer(answering) as server:
-        assert _run(folder, server, out, "--prompt", kind) == 0
+        # some answers are unparsable on purpose: allowed here by the failure share
+        assert _run(folder, server, out, "--prompt", kind, "--max-failure-share", "0.5") == 0
     bodies = [request.body for request in server.requests]
     assert len(bodies) == len(held_out)
     text = json.dumps(bodies)
@@ -112,8 +113,10 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
 
     rows = _rows(out)
     assert list(rows) == held_out
-    manifest = json.loads(out.with_name(f"llm_{kind}.manifest.json").read_text())
+    manifest = json.loads(out.with_name(f"llm_{kind}.csv.manifest.json").read_text())
     failed = {f["case_id"] for f in manifest["failures"]}
+    assert manifest["llm_run"]["fallback_share"] == len(failed) / len(held_out)
+    assert manifest["llm_run"]["complete"] is manifest["complete"] is True
     assert failed and all(f["failure"] == "answer_failed" for f in manifest["failures"])
     responses = [json.loads(line) for line in
                  out.with_name(f"llm_{kind}.responses.jsonl").read_text().splitlines()]
@@ -176,7 +179,7 @@ def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys)
         assert _run(folder, server, out, "--prompt", "zero_shot", "--fallback", "none",
                     "--cache", str(cache)) == 1
         first_sent = len(server.requests)
-    manifest = json.loads(out.with_name("llm.manifest.json").read_text())
+    manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
     failed = [f["case_id"] for f in manifest["failures"]]
     assert failed and {f["failure"] for f in manifest["failures"]} == {"request_failed"}
     assert manifest["complete"] is False and manifest["counts"]["filled"] == 0
@@ -205,7 +208,7 @@ def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys)
         assert server.requests == []
     assert out.read_bytes() == complete
     assert out.with_name("llm.responses.jsonl").read_bytes() == responses
-    manifest = json.loads(out.with_name("llm.manifest.json").read_text())
+    manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
     assert manifest["counts"]["cached"] == len(held_out) and manifest["counts"]["sent"] == 0
 
 
@@ -231,10 +234,30 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
     (["--prompt", "cot", "--k", "0"], "--k 0"),
     (["--prompt", "cot", "--splits", "train"], "--splits 'train'"),
     (["--prompt", "cot", "--max-tokens", "0"], "--max-tokens 0"),
+    (["--prompt", "cot", "--cache", "notes.txt"], "courtbench writes only into caches it created"),
 ])
-def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message):
+def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message,
+                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("my notes\n")
     with FakeChatServer(answering) as server:
         assert _run(folder, server, tmp_path / "x.csv", *arguments) == 1
         assert server.requests == []
     error = capsys.readouterr().err.strip()
     assert message in error and "Traceback" not in error and len(error.splitlines()) == 1
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--temperature", "nan"], "argument --temperature: expected a finite number, got 'nan'"),
+    (["--header", "no colon"], "argument --header: expected 'Name: value'"),
+    (["--header", "Authorization: Bearer x"], "give the key in the variable named by --api-key-env"),
+    (["--max-failure-share", "2"], "argument --max-failure-share: expected a share"),
+    (["--limit", "0"], "argument --limit: expected a positive integer"),
+])
+def test_option_values_are_refused_by_the_parser_in_one_line(folder, tmp_path, capsys,
+                                                             arguments, message):
+    with FakeChatServer(answering) as server, pytest.raises(SystemExit) as exit_info:
+        _run(folder, server, tmp_path / "x.csv", "--prompt", "cot", *arguments)
+    assert exit_info.value.code == 2 and server.requests == []
+    error = capsys.readouterr().err
+    assert message in error.splitlines()[-1] and "Traceback" not in error

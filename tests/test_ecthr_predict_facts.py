@@ -121,7 +121,7 @@ def test_input_both_writes_two_runs_and_the_report_compares_them(folder, tmp_pat
                      "--input", "both", "--max-input-words", "300"]) == 0
     assert "were cut at a paragraph boundary" in capsys.readouterr().err
     runs = {kind: out.with_name(f"llm-{kind}.csv") for kind in ("serialised", "facts")}
-    manifests = {k: json.loads(p.with_name(p.stem + ".manifest.json").read_text())
+    manifests = {k: json.loads(p.with_name(p.name + ".manifest.json").read_text())
                  for k, p in runs.items()}
     assert manifests["facts"]["prompt"]["input"]["kind"] == "facts"
     assert manifests["facts"]["prompt"]["input"]["cut_cases"] > 0

@@ -4,6 +4,7 @@ output files. The command against a scripted endpoint is in test_ecthr_predict_c
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import math
 import os
@@ -403,7 +404,7 @@ def test_parser_never_raises_and_returns_a_valid_award_or_a_reason(answer):
 def test_outputs_refuse_foreign_files_and_replace_their_own(tmp_path):
     paths = outputs.OutputPaths.for_out(tmp_path / "preds" / "llm.csv")
     assert paths.responses.name == "llm.responses.jsonl"
-    assert paths.manifest.name == "llm.manifest.json"
+    assert paths.manifest.name == "llm.csv.manifest.json"
     assert paths.default_cache.name == "llm.cache.sqlite"
     outputs.check_replaceable(paths)  # nothing there yet
     outputs.write_outputs(paths, predictions=outputs.predictions_csv([("001-1", 5.0)]),
@@ -415,7 +416,7 @@ def test_outputs_refuse_foreign_files_and_replace_their_own(tmp_path):
     assert manifest["responses"]["file"] == "llm.responses.jsonl" and manifest["x"] == 1
     outputs.check_replaceable(paths)  # ours: may be replaced
     assert sorted(p.name for p in paths.predictions.parent.iterdir()) == [
-        "llm.csv", "llm.manifest.json", "llm.responses.jsonl"]  # no temporary file left
+        "llm.csv", "llm.csv.manifest.json", "llm.responses.jsonl"]  # no temporary file left
     paths.responses.write_text("edited by hand\n")  # changed since: no longer replaced
     with pytest.raises(CourtbenchError, match="llm.responses.jsonl exists and was not written"):
         outputs.check_replaceable(paths)
@@ -427,7 +428,7 @@ def test_outputs_refuse_foreign_files_and_replace_their_own(tmp_path):
         outputs.check_replaceable(foreign)
     foreign.predictions.unlink()
     foreign.manifest.write_text(json.dumps({"command": "something else"}))
-    with pytest.raises(CourtbenchError, match="mine.manifest.json exists and was not written"):
+    with pytest.raises(CourtbenchError, match="mine.csv.manifest.json exists and was not written"):
         outputs.check_replaceable(foreign)
     foreign.manifest.unlink()
     foreign.responses.write_text("my notes\n")
@@ -447,10 +448,11 @@ def test_an_interrupted_write_keeps_the_previous_files(tmp_path, monkeypatch):
     before = {p: p.read_bytes() for p in paths.all()}
 
     def broken(*_args, **_kwargs):
-        raise OSError("disk full")
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(outputs.os, "replace", broken)
-    with pytest.raises(OSError, match="disk full"):
+    import courtbench.output_files as output_files
+    monkeypatch.setattr(output_files, "_write_bytes", broken)
+    with pytest.raises(CourtbenchError, match=r"llm.responses.jsonl: no space left .* bytes needed"):
         outputs.write_outputs(paths, predictions="new\n", responses="new\n", manifest={})
     assert {p: p.read_bytes() for p in paths.all()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths.all())

@@ -133,16 +133,17 @@ def _script(request, attempt):
 def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cache(
         slds_folder, tmp_path, capsys):
     out = tmp_path / "preds.jsonl"
-    args = _args(slds_folder, "http://u:pw@127.0.0.1:{port}/v1", out, "--config", "all",
+    args = _args(slds_folder, "http://127.0.0.1:{port}/v1", out, "--config", "all",
                  "--max-retries", "1")
     with FakeChatServer(_script) as server:
-        args[args.index("--base-url") + 1] = server.url.replace("http://", "http://u:pw@")
+        args[args.index("--base-url") + 1] = server.url
         assert main(args) == 1  # three rows failed after retries
         first_requests = list(server.requests)
         captured = capsys.readouterr()
         assert main(args) == 1  # failures are not cached: only they are sent again
         resent = server.requests[len(first_requests):]
-    assert "3 request(s) failed after retries" in captured.err
+    assert "incomplete: 3 request(s) failed (33.3% > --max-failure-share 0)" in captured.err
+    assert "3 answer(s) cut at max_tokens" in captured.err
     assert "no one_shot_examples row for it_it: those ran zero-shot" in captured.err
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["sample_id"] for r in records] == [1000 + 10 * i + j for i in range(3) for j in range(3)]
@@ -165,16 +166,18 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
     assert [m["role"] for m in it_it["messages"]] == ["system", "user"]
     assert {k: de_fr[k] for k in ("temperature", "top_p", "seed", "max_tokens")} \
         == {"temperature": 0.7, "top_p": 0.8, "seed": 2025, "max_tokens": 1024}
-    manifest = json.loads((tmp_path / "preds.manifest.json").read_text())
+    manifest = json.loads((tmp_path / "preds.jsonl.manifest.json").read_text())
     assert manifest["endpoint_host"] == server.url.rsplit("/", 1)[0] and manifest["model"] == "gen-m"
     assert manifest["counts"]["failed"] == 3 and manifest["counts"]["empty"] == 3
     assert manifest["counts"]["ok"] == 3 and manifest["counts"]["failed_sample_ids"] == [1010, 1011, 1012]
     assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == 0
     assert manifest["prompts"]["system_prompt_sha256"] == hashlib.sha256(SYSTEM.encode()).hexdigest()
     assert manifest["usage"]["total_tokens"] == 330 and manifest["courtbench_version"]
-    written = out.read_bytes() + (tmp_path / "preds.manifest.json").read_bytes() \
+    written = out.read_bytes() + (tmp_path / "preds.jsonl.manifest.json").read_bytes() \
         + (tmp_path / "preds.llm-cache.sqlite").read_bytes()
-    assert b"sk-gen-secret" not in written and b"u:pw" not in written
+    assert b"sk-gen-secret" not in written
+    assert manifest["llm_run"]["complete"] is False and manifest["llm_run"]["failed"] == 3
+    assert manifest["llm_run"]["failures_by_kind"] == {"http": 3}
 
 
 def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_path, capsys):
@@ -193,7 +196,7 @@ def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_
     assert code == 0
     assert body["messages"] == [{"role": "system", "content": "Be brief."},
                                 {"role": "user", "content": "test decision 0 (de).\nHeadnote in French:"}]
-    manifest = json.loads((tmp_path / "p.manifest.json").read_text())
+    manifest = json.loads((tmp_path / "p.jsonl.manifest.json").read_text())
     assert manifest["counts"]["cut_decisions"] == 1 and manifest["max_input_chars"] == 30
     assert manifest["prompts"]["user_prompt_sha256"] == hashlib.sha256(b"{decision}\nHeadnote in {language}:").hexdigest()
     assert "1 decisions cut at 30 characters" in capsys.readouterr().out
@@ -242,3 +245,94 @@ def test_generation_output_goes_straight_into_evaluate(slds_folder, tmp_path, ca
     report = json.loads((tmp_path / "report" / "report.json").read_text())
     assert report["provenance"]["failed_predictions"] == {"model": 3}
     assert report["provenance"]["empty_predictions"] == {"model": 3}
+
+
+# ----------------------------------------------------------------------------- run controls and files
+
+
+def test_limit_decoding_headers_and_a_run_summary_that_counts_truncated_answers(slds_folder, tmp_path,
+                                                                                capsys):
+    out = tmp_path / "g.jsonl"
+    with FakeChatServer(lambda request, attempt: Reply("cut", finish_reason="length")) as server:
+        assert main(_args(slds_folder, server.url, out, "--config", "all", "--limit", "2",
+                          "--temperature", "0.1", "--header", "X-Run: r1")) == 0
+        bodies, headers = [r.body for r in server.requests], server.requests[0].headers
+    assert len(bodies) == 2 and {b["temperature"] for b in bodies} == {0.1}
+    assert headers["x-run"] == "r1"
+    manifest = json.loads((tmp_path / "g.jsonl.manifest.json").read_text())
+    assert manifest["llm_run"]["limit"] == 2 and manifest["llm_run"]["truncated_answers"] == 2
+    assert manifest["header_names"] == ["X-Run"] and "r1" not in json.dumps(manifest)
+    assert "2 answer(s) cut at max_tokens" in capsys.readouterr().err
+
+
+def test_generation_and_judge_outputs_of_one_name_keep_their_own_manifests(slds_folder, tmp_path,
+                                                                           capsys):
+    out = tmp_path / "x.jsonl"
+    with FakeChatServer(lambda request, attempt: Reply("Art. 1 ZGB.")) as server:
+        assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 0
+        (tmp_path / "x.json").write_text("{}")  # a file named like a judge output beside it
+        assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 0  # own: replaced
+    assert (tmp_path / "x.jsonl.manifest.json").is_file()
+    assert not (tmp_path / "x.manifest.json").exists()
+
+
+def test_a_courtbench_file_of_another_kind_is_refused_without_suggesting_overwrite(slds_folder,
+                                                                                   tmp_path, capsys):
+    from courtbench.output_files import write_output_file
+    out = tmp_path / "j.jsonl"
+    write_output_file(out, b"{}\n", {}, kind="slds-judge")
+    with FakeChatServer(lambda request, attempt: Reply("x")) as server:
+        assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 1
+        assert server.requests == []
+    error = capsys.readouterr().err
+    assert "output of a courtbench slds-judge run" in error and "--overwrite" not in error
+
+
+def test_a_full_disk_while_writing_the_output_is_one_line_and_a_rerun_sends_nothing(
+        slds_folder, tmp_path, capsys, monkeypatch):
+    import errno
+
+    import courtbench.output_files as output_files
+    out = tmp_path / "g.jsonl"
+
+    def full(stream, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    real = output_files._write_bytes
+    with FakeChatServer(lambda request, attempt: Reply("Art. 1 ZGB.")) as server:
+        monkeypatch.setattr(output_files, "_write_bytes", full)
+        assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 1
+        error = capsys.readouterr().err.strip().splitlines()[-1]  # after the progress bar
+        assert "g.jsonl: no space left on the device while writing it" in error
+        assert "bytes needed" in error and "Traceback" not in error and not out.exists()
+        monkeypatch.setattr(output_files, "_write_bytes", real)
+        sent = len(server.requests)
+        assert main(_args(slds_folder, server.url, out, "--config", "de_de")) == 0
+        assert len(server.requests) == sent  # every answer came from the cache
+
+
+def test_decisions_are_cut_by_the_tokens_of_a_local_tokenizer(slds_folder, tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    words = sorted({w for r in _rows(1000, "test") for w in r["decision"].split()})
+    model = tokenizers.models.WordLevel({w: i for i, w in enumerate(["[UNK]", *words])},
+                                        unk_token="[UNK]")
+    tokenizer = tokenizers.Tokenizer(model)
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    out = tmp_path / "t.jsonl"
+    with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
+        assert main(_args(slds_folder, server.url, out, "--config", "de_de", "--shots", "0",
+                          "--tokenizer", str(tmp_path), "--max-input-tokens", "6")) == 0
+        user = server.requests[0].body["messages"][-1]["content"]
+    assert "test decision 0 (de)." in user and "Second paragraph" not in user
+    manifest = json.loads((tmp_path / "t.jsonl.manifest.json").read_text())
+    assert manifest["counts"]["cut_decisions"] == 1 and manifest["max_input_tokens"] == 6
+
+
+def test_tokenizer_options_go_together_and_a_missing_path_is_one_line(slds_folder, tmp_path, capsys):
+    assert main(_args(slds_folder, "http://127.0.0.1:9/v1", tmp_path / "a.jsonl", "--config",
+                      "de_de", "--max-input-tokens", "5")) == 1
+    assert "--tokenizer and --max-input-tokens go together" in capsys.readouterr().err
+    assert main(_args(slds_folder, "http://127.0.0.1:9/v1", tmp_path / "a.jsonl", "--config",
+                      "de_de", "--tokenizer", str(tmp_path / "none"), "--max-input-tokens", "5")) == 1
+    assert "--tokenizer" in capsys.readouterr().err

@@ -221,7 +221,7 @@ def test_corrupt_entries_are_requested_again_and_non_caches_refused(tmp_path):
     assert [r.answer for r in again.results] == ["a0", "a1", "a2"]
     bogus = tmp_path / "bogus.sqlite"
     bogus.write_bytes(b"not a database " * 100)
-    with pytest.raises(ValueError, match="not a usable SQLite cache"):
+    with pytest.raises(ValueError, match="is not an SQLite file; courtbench writes only into"):
         run_chat(_requests(1), _config("http://127.0.0.1:9/v1", cache_path=bogus), progress=False)
 
 
@@ -266,7 +266,7 @@ def test_killed_run_resumes_with_only_the_remainder(tmp_path):
 def _parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     add_endpoint_arguments(parser, concurrency=4)
-    return parser.parse_args(["--base-url", "http://u:pw@127.0.0.1:8000/v1", "--model", "m", *argv])
+    return parser.parse_args(["--base-url", "http://127.0.0.1:8000/v1", "--model", "m", *argv])
 
 
 def test_endpoint_from_args_defaults_and_errors(tmp_path, monkeypatch):
@@ -287,7 +287,7 @@ def test_dry_run_text_shows_the_first_request_and_the_count_without_credentials(
     text = dry_run_text(_requests(7), config)
     first = json.loads(text[:text.rindex("}") + 1])
     assert first["body"] == {"model": "m", "messages": [{"role": "user", "content": "row-0"}], **PARAMS}
-    assert first["endpoint"] == "http://127.0.0.1:8000" and "pw" not in text
+    assert first["endpoint"] == "http://127.0.0.1:8000"
     assert text.endswith("dry run: 7 request(s) to http://127.0.0.1:8000, model m; nothing sent")
 
 
@@ -301,3 +301,189 @@ def test_core_file_is_self_contained():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module}
     assert imported - set(sys.stdlib_module_names) == {"openai"}
+
+
+# ----------------------------------------------------------------------------- the response boundary
+
+
+def _completion(**overrides) -> bytes:
+    document = {"model": "m", "choices": [{"index": 0, "finish_reason": "stop",
+                                           "message": {"role": "assistant", "content": "ok"}}]}
+    document.update(overrides)
+    return json.dumps(document).encode()
+
+
+BAD_BODIES = {
+    "choices as a dict": _completion(choices={"0": {"message": {"content": "x"}}}),
+    "message as a string": _completion(choices=[{"message": "just text"}]),
+    "content as an int": _completion(choices=[{"message": {"content": 5000}}]),
+    "empty choices": _completion(choices=[]),
+    "a JSON list": b"[1, 2]",
+    "5000-digit number": b'{"choices": [{"message": {"content": "x"}}], "n": ' + b"9" * 5000 + b"}",
+    "deep nesting": b"[" * 100_000 + b"]" * 100_000,
+}
+
+
+def test_malformed_completions_are_counted_failures_never_exceptions_or_cached(tmp_path):
+    bodies = list(BAD_BODIES.values())
+    cache = tmp_path / "c.sqlite"
+    with FakeChatServer(_by_row(lambda row, attempt: Reply(body=bodies[row]))) as server:
+        summary = run_chat(_requests(len(bodies)), _config(server.url, cache_path=cache),
+                           progress=False)
+        assert len(server.requests) == len(bodies)  # not retried
+    assert summary.failed == len(bodies) and summary.failures_by_kind == {"invalid": len(bodies)}
+    assert all(r.error.startswith("invalid response: ") for r in summary.results)
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == 0
+
+
+def test_content_parts_lone_surrogates_and_absurd_usage_are_repaired_and_counted():
+    usage = {"prompt_tokens": -5, "completion_tokens": True, "total_tokens": 10**30}
+    bodies = {0: _completion(choices=[{"finish_reason": "stop", "message": {"content": [
+                  {"type": "text", "text": "part one, "}, {"type": "image_url"},
+                  {"type": "text", "text": "part two"}]}}]),
+              1: b'{"choices": [{"finish_reason": "length", "message": {"content": "a\\ud800b"}}]}',
+              2: _completion(usage=usage),
+              3: _completion(usage={"prompt_tokens": 1e309, "completion_tokens": 2,
+                                    "total_tokens": 3})}
+    with FakeChatServer(_by_row(lambda row, attempt: Reply(body=bodies[row]))) as server:
+        summary = run_chat(_requests(4), _config(server.url), progress=False)
+    parts, surrogate, absurd, infinite = summary.results
+    assert parts.answer == "part one, part two" and surrogate.answer == "a\ufffdb"
+    assert surrogate.answer.encode("utf-8")  # valid UTF-8 from here on
+    assert absurd.usage == {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    assert infinite.usage == {"prompt_tokens": 0, "completion_tokens": 2, "total_tokens": 3}
+    assert (summary.surrogates_replaced, summary.usage_ignored, summary.truncated) == (1, 4, 1)
+    assert summary.failed == 0
+
+
+def test_answers_longer_than_the_cap_are_failures_and_not_cached(tmp_path):
+    with FakeChatServer(lambda request, attempt: Reply("x" * 5000)) as server:
+        summary = run_chat(_requests(1), _config(server.url, max_answer_chars=1000,
+                                                 cache_path=tmp_path / "c.sqlite"), progress=False)
+    assert summary.failures_by_kind == {"too_large": 1}
+    assert "5,000 characters exceeds the cap of 1,000" in summary.results[0].error
+
+
+def test_a_server_dripping_bytes_is_cut_at_the_timeout_of_the_whole_attempt():
+    with FakeChatServer(lambda request, attempt: Reply("slow answer", drip=0.05)) as server:
+        started = time.monotonic()
+        summary = run_chat(_requests(1), _config(server.url, timeout=1.0, max_retries=0),
+                           progress=False)
+        elapsed = time.monotonic() - started
+    assert summary.failures_by_kind == {"timeout": 1} and "whole attempt" in summary.results[0].error
+    assert elapsed < 4  # the body alone would take ~10 s
+
+
+# ----------------------------------------------------------------------------- errors that tell the truth
+
+
+def test_retry_after_beyond_the_cap_fails_at_once_naming_the_value():
+    with FakeChatServer(lambda request, attempt: Reply(status=429, headers={"Retry-After": "86400"})) as server:
+        summary = run_chat(_requests(1), _config(server.url), progress=False)
+        assert len(server.requests) == 1
+    assert "retry after 86400 s (Retry-After), beyond the 600 s cap" in summary.results[0].error
+
+
+def test_a_401_is_reported_as_such_scrubbed_and_repeated_ones_stop_the_run(monkeypatch):
+    monkeypatch.setenv("LLM_TEST_KEY", SECRET)
+    body = json.dumps({"error": {"message": f"invalid key {SECRET}; header was "
+                                            f"Authorization: Bearer {SECRET}"}}).encode()
+    with FakeChatServer(lambda request, attempt: Reply(status=401, body=body)) as server:
+        summary = run_chat(_requests(10), _config(server.url, api_key_env="LLM_TEST_KEY",
+                                                  concurrency=1, max_auth_failures=3),
+                           progress=False)
+        sent = len(server.requests)
+    assert sent == 3  # fail fast: the other 7 are not sent
+    first = summary.results[0].error
+    assert first.startswith("HTTP 401 authentication failed") and "gave up" not in first
+    assert SECRET not in first and "[redacted]" in first
+    assert summary.failures_by_kind == {"auth": 3, "not_sent": 7}
+    assert all(SECRET not in (r.error or "") for r in summary.results)
+
+
+def test_scrub_removes_keys_authorization_values_and_bearer_tokens():
+    from courtbench.llm.core import scrub
+    text = scrub(f"key {SECRET} 'authorization': 'Basic dXNlcjpwdw==' Bearer abcdef123", [SECRET])
+    assert SECRET not in text and "dXNlcjpwdw" not in text and "abcdef123" not in text
+
+
+def test_credentials_in_the_url_and_bad_headers_are_refused():
+    with pytest.raises(ValueError, match="base_url must not carry credentials"):
+        EndpointConfig(base_url="http://user:pw@127.0.0.1:9/v1", model="m")
+    with pytest.raises(ValueError, match="headers"):
+        EndpointConfig(base_url="http://127.0.0.1:9/v1", model="m", headers=(("X-A", "a\r\nB: c"),))
+
+
+def test_redirects_are_refused_unless_followed_and_then_recorded():
+    with FakeChatServer(lambda request, attempt: Reply("from the other host")) as target:
+        location = target.url + "/chat/completions"
+        redirect = Reply(status=307, headers={"Location": location}, body=b"")
+        with FakeChatServer(lambda request, attempt: redirect) as server:
+            refused = run_chat(_requests(1), _config(server.url), progress=False)
+            followed = run_chat(_requests(1), _config(server.url, follow_redirects=True),
+                                progress=False)
+    assert "redirect to http://127.0.0.1:" in refused.results[0].error
+    assert "--follow-redirects" in refused.results[0].error and target.requests[0].body
+    assert followed.results[0].answer == "from the other host" and followed.redirects == 1
+    assert followed.results[0].boundary["redirected_to"] == endpoint_host(target.url)
+
+
+def test_extra_headers_are_sent():
+    with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
+        run_chat(_requests(1), _config(server.url, headers=(("X-Project", "courts"),)), progress=False)
+        assert server.requests[0].headers["x-project"] == "courts"
+
+
+# ----------------------------------------------------------------------------- files courtbench did not write
+
+
+def test_a_users_own_database_or_text_file_is_refused_untouched(tmp_path):
+    own = tmp_path / "mine.sqlite"
+    with sqlite3.connect(own) as db:
+        db.execute("CREATE TABLE responses (key TEXT PRIMARY KEY, request TEXT, response TEXT, "
+                   "response_sha256 TEXT, created_utc TEXT)")
+    text = tmp_path / "notes.txt"
+    text.write_text("my notes\n")
+    for path in (own, text):
+        before = path.read_bytes()
+        with pytest.raises(ValueError, match="courtbench writes only into caches it created"):
+            run_chat(_requests(1), _config("http://127.0.0.1:9/v1", cache_path=path), progress=False)
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.sqlite", "notes.txt"]
+
+
+def test_two_runs_answers_coexist_and_the_first_stays_reproducible(tmp_path):
+    from courtbench.llm.core import ResponseCache
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    cache.put("k", {"model": "m"}, {"content": "first"})
+    cache.put("k", {"model": "m"}, {"content": "second"})
+    cache.put("k", {"model": "m"}, {"content": "first"})
+    assert len(cache) == 2 and cache.get_many(["k"])[0]["k"]["content"] == "first"
+    cache.close()
+
+
+def test_a_full_disk_while_caching_is_one_line_and_a_rerun_continues(tmp_path, monkeypatch):
+    import errno
+
+    from courtbench.llm.core import ResponseCache
+    cache = tmp_path / "c.sqlite"
+    real = ResponseCache._insert
+    stored = {"n": 0}
+
+    def insert(self, *args):
+        if stored["n"] >= 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        stored["n"] += 1
+        return real(self, *args)
+
+    monkeypatch.setattr(ResponseCache, "_insert", insert)
+    with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
+        with pytest.raises(CourtbenchError, match=r"cache .*c.sqlite: cannot store an answer .*"
+                                                  r"No space left.*rerun to continue"):
+            run_chat(_requests(5), _config(server.url, cache_path=cache, concurrency=1),
+                     progress=False)
+        monkeypatch.setattr(ResponseCache, "_insert", real)
+        server.requests.clear()
+        rerun = run_chat(_requests(5), _config(server.url, cache_path=cache), progress=False)
+    assert rerun.cached == 2 and rerun.sent == 3 and len(server.requests) == 3

@@ -63,7 +63,7 @@ def test_published_preset_sends_the_published_decoding_with_server_fields_top_le
     # extra_body fields arrive merged into the JSON body, as vLLM reads them
     assert body["top_k"] == 20 and body["repetition_penalty"] == 1.05
     assert "extra_body" not in body
-    manifest = json.loads((tmp_path / "pub.manifest.json").read_text())
+    manifest = json.loads((tmp_path / "pub.jsonl.manifest.json").read_text())
     assert manifest["preset"] == "published" and manifest["parameters_dropped"] == []
 
 
@@ -181,13 +181,13 @@ def test_predict_output_goes_into_evaluate_for_every_scope(tmp_path, splits):
     with FakeChatServer(answer) as server:
         assert main(["predict", "ecthr_npd", "--data", str(folder), "--out", str(out),
                      "--base-url", server.url, "--model", "m", "--prompt", "zero_shot",
-                     "--splits", splits]) == 0
+                     "--splits", splits, "--max-failure-share", "1"]) == 0
     report = tmp_path / "report"
     assert main(["evaluate", "ecthr_npd", "--data", str(folder), "--predictions", str(out),
                  "--out", str(report), "--no-figures", "--resamples", "20"]) == 0
     document = json.loads((report / "report.json").read_text())
     assert document["provenance"]["scope"] == {"llm": splits.replace(",", "+")}
-    manifest = json.loads(out.with_name("llm.manifest.json").read_text())
+    manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
     share = (manifest["counts"]["answer_failed"] + manifest["counts"]["request_failed"]) \
         / manifest["counts"]["cases"]
     assert 0 < share < 1

@@ -155,6 +155,25 @@ def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
     assert report["provenance"]["settings"]["oracle"]["judge"]["n_failed"] == 0
 
 
+def test_judge_decoding_limit_and_parse_mode_reach_the_requests_and_the_report(tmp_path):
+    data = _folder(tmp_path)
+    preds = _predictions(tmp_path, "oracle", {sample_id(i, h): _gold(h) for i in (0, 1)
+                                              for h in ("de", "fr", "it")})
+    answer = "ARTICLES_SCORE: 3\nARTICLES_SCORE: 2"  # published: summed to 5, others 1
+    with FakeChatServer(lambda request, attempt: Reply(answer)) as server:
+        assert evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
+                              str(tmp_path / "r"), "--resamples", "10", "--judge-base-url",
+                              server.url, "--judge-model", "judge-1", "--judge-temperature", "0.2",
+                              "--judge-seed", "5", "--judge-max-tokens", "77", "--judge-limit",
+                              "4", "--judge-parse", "published")) == 0
+        bodies = [r.body for r in server.requests]
+    assert 1 <= len(bodies) <= 4  # identical requests are sent once
+    assert {(b["temperature"], b["seed"], b["max_tokens"]) for b in bodies} == {(0.2, 5, 77)}
+    judge = json.loads((tmp_path / "r/report.json").read_text())["provenance"]["settings"]["oracle"]["judge"]
+    assert judge["parse"] == "published" and judge["n_excluded"] == 0 and judge["limit"] == 4
+    assert judge["n_samples"] == 4
+
+
 def test_judge_failures_exit_non_zero_with_the_report_written_and_cache_beside_it(tmp_path, capsys):
     data = _folder(tmp_path)
     preds = _predictions(tmp_path, "oracle", {sample_id(i, h): _gold(h) for i in (0, 1)

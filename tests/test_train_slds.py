@@ -82,7 +82,7 @@ def test_sweep_train_generate_evaluate(built, capsys):
     test_ids = sorted(read_split(built["data"], "test")["sample_id"])
     assert sorted(line["sample_id"] for line in lines) == test_ids
     assert all(line["error"] is None and line["prediction"] for line in lines)
-    written = json.loads(preds.with_name("preds.manifest.json").read_text())
+    written = json.loads(preds.with_name(preds.name + ".manifest.json").read_text())
     assert written["backend"] == "transformers (local)" and written["shots"] == 0
     capsys.readouterr()
     assert main(["evaluate", "slds", "--data", str(built["data"]), "--predictions", str(preds),

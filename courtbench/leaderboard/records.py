@@ -192,11 +192,15 @@ def model_size_from_name(name: str | None) -> float | None:
 
 def _runner_fields(predictions: Path) -> dict[str, Any]:
     """Model, endpoint, parameters and prompt hashes from a runner's manifest beside the
-    predictions (``<stem>.manifest.json``), or the baseline settings (``settings.json``)."""
+    predictions (``<file name>.manifest.json``), or the baseline settings (``settings.json``)."""
     fields: dict[str, Any] = {"model_name": None, "model_size_b": None, "endpoint_host": None,
                               "selection": None, "parameters_json": "{}",
                               "prompt_hashes_json": "{}"}
-    manifest = predictions.with_name(predictions.stem + ".manifest.json")
+    from courtbench.output_files import legacy_manifest_path, manifest_path
+
+    manifest = manifest_path(predictions)
+    if not manifest.is_file():  # written by courtbench before manifests carried the full name
+        manifest = legacy_manifest_path(predictions)
     settings = predictions.with_name("settings.json")
     if manifest.is_file():
         document = json.loads(manifest.read_text(encoding="utf-8"))

@@ -7,23 +7,28 @@ summed token usage and a tqdm progress bar. The machinery lives in :mod:`courtbe
 (one self-contained file that LLM-calling metric modules copy); the command-line
 helpers in :mod:`courtbench.llm.cli`.
 
-A caller writes its outputs and a manifest itself and exits non-zero when
-``summary.failed > 0``.
+A caller writes its outputs and a manifest itself (``llm_run``: :func:`run_record`) and exits
+non-zero when the share of failed samples exceeds ``--max-failure-share`` (default 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from courtbench.errors import CourtbenchError
 from courtbench.llm.cli import (
     add_decoding_arguments,
     add_endpoint_arguments,
     decoding_from_args,
     decoding_params,
     endpoint_from_args,
+    finite_float,
     manifest_endpoint,
+    run_record,
+    run_summary_line,
 )
 from courtbench.llm.core import (
+    CacheWriteError,
     ChatRequest,
     ChatResult,
     EndpointConfig,
@@ -39,7 +44,7 @@ __all__ = [
     "ChatRequest", "ChatResult", "EndpointConfig", "RunSummary", "add_decoding_arguments",
     "add_endpoint_arguments", "decoding_from_args", "decoding_params",
     "dry_run_text", "endpoint_from_args", "endpoint_host", "manifest_endpoint", "request_key",
-    "run_chat", "split_reasoning",
+    "finite_float", "run_chat", "run_record", "run_summary_line", "split_reasoning",
 ]
 
 
@@ -57,6 +62,10 @@ def run_chat(requests: Sequence[ChatRequest], config: EndpointConfig, *,
 
     Returns:
         RunSummary: results in request order, counts sent / cached / failed, summed usage.
+
+    Raises:
+        CourtbenchError: the cache could not store an answer (disk full): one line naming
+            the file; the answers stored before are kept and a rerun continues.
     """
     from tqdm import tqdm
 
@@ -65,5 +74,7 @@ def run_chat(requests: Sequence[ChatRequest], config: EndpointConfig, *,
     try:
         return run_requests(requests, config, api_key=api_key,
                             on_start=lambda cached: bar.update(cached), on_done=bar.update)
+    except CacheWriteError as error:
+        raise CourtbenchError(str(error)) from None
     finally:
         bar.close()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import urllib.parse
 from pathlib import Path
 
 from courtbench.errors import CourtbenchError
-from courtbench.llm.core import EndpointConfig, endpoint_host
+from courtbench.llm.core import EndpointConfig, RunSummary, check_headers, endpoint_host
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 #: Sampling parameters outside the OpenAI API that vLLM, llama.cpp, TGI and other
@@ -48,6 +49,7 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, *, concurrency: int 
     group.add_argument("--dry-run", action="store_true",
                        help="print the first rendered request and the number of requests; "
                             "send nothing")
+    add_run_control_arguments(group)
 
 
 def endpoint_from_args(args: argparse.Namespace, *, default_cache: Path | None = None,
@@ -77,7 +79,8 @@ def endpoint_from_args(args: argparse.Namespace, *, default_cache: Path | None =
         return EndpointConfig(base_url=value("base_url"), model=value("model"),
                               api_key_env=api_key_env or DEFAULT_API_KEY_ENV,
                               concurrency=value("concurrency"), timeout=value("timeout"),
-                              max_retries=value("max_retries"), cache_path=cache)
+                              max_retries=value("max_retries"), cache_path=cache,
+                              **run_control_endpoint_fields(args, prefix))
     except ValueError as error:
         option = str(error).split(" ", 1)[0].replace("_", "-")
         raise CourtbenchError(f"{flag}{option}: {error}") from None
@@ -88,7 +91,8 @@ def manifest_endpoint(config: EndpointConfig) -> dict:
     timeout, retries, concurrency (never the key, never the full URL)."""
     return {"model": config.model, "endpoint_host": endpoint_host(config.base_url),
             "timeout_seconds": config.timeout, "max_retries": config.max_retries,
-            "concurrency": config.concurrency}
+            "concurrency": config.concurrency,
+            "header_names": [name for name, _ in config.headers]}
 
 
 def add_decoding_arguments(parser: argparse.ArgumentParser, *,
@@ -179,3 +183,131 @@ def decoding_from_args(args: argparse.Namespace, params: dict) -> tuple[dict, li
                            top_k=getattr(args, "sampling_top_k", None),
                            repetition_penalty=getattr(args, "repetition_penalty", None),
                            extra_body=getattr(args, "extra_body", None))
+
+
+# ============================================================================================
+# Run controls (limit, headers, failure share, answer cap, redirects, auth fail-fast, finite
+# numbers). Kept apart from the endpoint options above so that other option sets merge
+# beside them: every runner gets these through add_endpoint_arguments.
+# ============================================================================================
+
+DEFAULT_MAX_ANSWER_CHARS = 1_000_000
+DEFAULT_MAX_AUTH_FAILURES = 3
+
+
+def finite_float(text: str) -> float:
+    """argparse type: a finite number (``nan`` / ``inf`` refused in one line)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _share(text: str) -> float:
+    value = finite_float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """argparse type of ``--header 'Name: value'`` -> ``(name, value)``."""
+    name, sep, value = text.partition(":")
+    name, value = name.strip(), value.strip()
+    try:
+        check_headers([(name, value)])
+    except ValueError:
+        name = ""
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected 'Name: value' (a valid header name and a "
+                                         f"value without line breaks), got {text!r}")
+    if name.lower() in ("authorization", "proxy-authorization"):
+        raise argparse.ArgumentTypeError(f"{name}: give the key in the variable named by "
+                                         "--api-key-env, not as a header")
+    return name, value
+
+
+def add_run_control_arguments(parser, *, prefix: str = "") -> None:
+    """Add ``--limit --header --max-failure-share --max-answer-chars --follow-redirects
+    --max-auth-failures`` (with ``prefix``: ``--judge-limit`` …) to ``parser`` (or a group)."""
+    flag = "--" + prefix.replace("_", "-")
+    parser.add_argument(f"{flag}limit", type=_positive_int, metavar="N",
+                        help="only the first N samples (a quick check; recorded in the manifest)")
+    parser.add_argument(f"{flag}header", type=parse_header, action="append", default=[],
+                        metavar="'NAME: VALUE'",
+                        help="extra HTTP header for every request (repeatable; values never "
+                             "written anywhere, names recorded)")
+    parser.add_argument(f"{flag}max-failure-share", type=_share, default=0.0, metavar="SHARE",
+                        help="largest share of failed samples (request errors, unusable "
+                             "answers) for a complete run with exit status 0 (default 0)")
+    parser.add_argument(f"{flag}max-answer-chars", type=_positive_int,
+                        default=DEFAULT_MAX_ANSWER_CHARS, metavar="N",
+                        help="longer answers (content + reasoning) are failures, never stored "
+                             f"(default {DEFAULT_MAX_ANSWER_CHARS:,})")
+    parser.add_argument(f"{flag}follow-redirects", action="store_true",
+                        help="follow HTTP redirects of the endpoint (recorded per answer); "
+                             "refused by default")
+    parser.add_argument(f"{flag}max-auth-failures", type=_positive_int,
+                        default=DEFAULT_MAX_AUTH_FAILURES, metavar="N",
+                        help="stop sending after N consecutive authentication / quota errors "
+                             f"(401, 402, 403, 429 quota; default {DEFAULT_MAX_AUTH_FAILURES})")
+
+
+def run_control_endpoint_fields(args: argparse.Namespace, prefix: str = "") -> dict:
+    """The :class:`EndpointConfig` fields of the run controls (defaults when a parser has
+    none of them)."""
+    def value(name: str, default):
+        return getattr(args, prefix + name, default)
+
+    return {"headers": tuple(value("header", []) or ()),
+            "max_answer_chars": value("max_answer_chars", DEFAULT_MAX_ANSWER_CHARS),
+            "follow_redirects": bool(value("follow_redirects", False)),
+            "max_auth_failures": value("max_auth_failures", DEFAULT_MAX_AUTH_FAILURES)}
+
+
+def failure_share(failed: int, total: int) -> float:
+    """``failed / total`` (0 for an empty run)."""
+    return failed / total if total else 0.0
+
+
+def run_record(summary: RunSummary, *, failed: int, total: int, max_failure_share: float,
+               limit: int | None, config: EndpointConfig) -> dict:
+    """What a manifest records of a run's truth (key ``llm_run``): ``samples``,
+    ``failed`` (samples without a usable answer), ``failure_share``, ``max_failure_share``,
+    ``complete`` (share within the threshold), ``failures_by_kind``, ``truncated_answers``
+    (finish_reason ``length``), ``surrogates_replaced``, ``usage_ignored``, ``redirects``,
+    ``limit``, ``header_names``, ``max_answer_chars``, ``follow_redirects``."""
+    share = failure_share(failed, total)
+    return {"samples": total, "failed": failed, "failure_share": share,
+            "max_failure_share": max_failure_share, "complete": share <= max_failure_share,
+            "failures_by_kind": summary.failures_by_kind,
+            "truncated_answers": summary.truncated,
+            "surrogates_replaced": summary.surrogates_replaced,
+            "usage_ignored": summary.usage_ignored, "redirects": summary.redirects,
+            "limit": limit, "header_names": [name for name, _ in config.headers],
+            "max_answer_chars": config.max_answer_chars,
+            "follow_redirects": config.follow_redirects}
+
+
+def run_summary_line(record: dict) -> str:
+    """One line for stderr: failures by kind, truncated answers, boundary repairs."""
+    kinds = ", ".join(f"{k} {n}" for k, n in record["failures_by_kind"].items()) or "none"
+    return (f"{record['failed']:,} of {record['samples']:,} failed "
+            f"({record['failure_share']:.1%}; allowed {record['max_failure_share']:.1%}; "
+            f"request failures by kind: {kinds}); {record['truncated_answers']:,} answer(s) cut "
+            f"at max_tokens (finish_reason length); {record['surrogates_replaced']:,} lone "
+            f"surrogate(s) replaced, {record['usage_ignored']:,} usage number(s) ignored, "
+            f"{record['redirects']:,} redirected")

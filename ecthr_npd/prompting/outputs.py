@@ -6,7 +6,7 @@ For ``--out DIR/NAME.csv``:
   repr), what ``courtbench evaluate ecthr_npd --predictions`` reads;
 - ``DIR/NAME.responses.jsonl``: one JSON object per case: the raw answer, rationale,
   reasoning, parse outcome, usage, error, references;
-- ``DIR/NAME.manifest.json``: model, endpoint host, prompt, parameters, template sha256,
+- ``DIR/NAME.csv.manifest.json``: model, endpoint host, prompt, parameters, template sha256,
   counts, failures, usage, versions; it marks the CSV as courtbench's
   (:func:`courtbench.output_files.write_output_file`) and records the responses file's name
   and sha256.
@@ -23,8 +23,6 @@ import csv
 import hashlib
 import io
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +33,7 @@ from courtbench.output_files import (
     check_output_file,
     manifest_path,
     sha256_file,
+    write_atomic,
     write_output_file,
 )
 
@@ -97,8 +96,8 @@ def check_replaceable(paths: OutputPaths, *, overwrite: bool = False,
         return
     if _recorded_responses_sha256(paths) != sha256_file(responses):
         raise CourtbenchError(f"--out {paths.predictions}: {responses} exists and was not written "
-                              f"by a courtbench {KIND} run (or was changed since); remove it or "
-                              "pass --overwrite")
+                              f"by a courtbench {KIND} run with this manifest (or was changed "
+                              "since); remove it or choose another --out")
 
 
 def predictions_csv(rows: Iterable[tuple[str, float]]) -> str:
@@ -115,25 +114,13 @@ def jsonl(records: Iterable[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False, allow_nan=False) + "\n" for r in records)
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    handle = tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".partial", delete=False)
-    try:
-        with handle:
-            handle.write(data)
-        os.replace(handle.name, path)
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
-
-
 def write_outputs(paths: OutputPaths, *, predictions: str, responses: str,
                   manifest: dict[str, Any]) -> None:
     """Write the responses, the CSV and the manifest (each atomically, in that order); the
     manifest gets the responses file's name and sha256 and courtbench's mark on the CSV."""
     data = responses.encode("utf-8")
     paths.predictions.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(paths.responses, data)
+    write_atomic(paths.responses, data)
     document = {**manifest, "responses": {"file": paths.responses.name,
                                           "sha256": hashlib.sha256(data).hexdigest()}}
     write_output_file(paths.predictions, predictions.encode("utf-8"), document, kind=KIND)

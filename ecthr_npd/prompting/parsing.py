@@ -3,7 +3,7 @@
 Rules, tried in this order; the first that finds something decides:
 
 1. ``json``: the last JSON object in the answer that has the key ``award_eur`` (anywhere in
-   the text, code fences included). Its value must be a number, or a string holding an
+   the text, code fences included; an inner object holding the key counts too). Its value must be a number, or a string holding an
    amount (read as in rule 3, currency marker optional); ``null``, booleans and other types
    fail.
 2. ``key``: ``award_eur`` followed by ``:`` or ``=`` and an amount, when the object around it
@@ -18,7 +18,7 @@ three (``,``, ``.``, ``'``, space, no-break or narrow no-break space) and an opt
 part after the other separator (``1.234,5`` and ``1,234.5`` are both 1234.5; ``12,5`` is
 12.5; ``12,000`` and ``12.000`` are 12000); a multiplier ``k``/``thousand`` (× 1,000) or
 ``m``/``mn``/``million`` (× 1,000,000) may follow, and before one a single ``.`` group is a
-decimal point (``EUR 1.125 million`` is 1,125,000). A minus sign (``-``, ``−``) directly
+decimal point (``EUR 1.125 million`` is 1,125,000). Hexadecimal (``0x1388``) is no amount. A minus sign (``-``, ``−``) directly
 before the amount (or before its currency marker) makes it negative.
 
 A negative, non-finite or missing amount is a failure: :func:`parse_award` then returns a
@@ -39,9 +39,10 @@ METHODS = ("json", "key", "currency", "bare")
 # (first group of a grouped number without a leading zero), optional decimals after the
 # *other* separator, optional scale.
 _NUMBER = (r"(?P<minus>(?<![\w.,'])[-\u2212])?"
-           r"(?<!\d)(?<!\d[,.' \u00a0\u202f])"
+           r"(?<!\d)(?<!\d[,.' \u00a0\u202f])(?<!0[xX])"
            r"(?P<number>[1-9]\d{0,2}(?P<sep>[,.' \u00a0\u202f])\d{3}(?:(?P=sep)\d{3})*"
            r"(?:(?!(?P=sep))[.,]\d+)?|\d+(?:[.,]\d+)?)"
+           r"(?![xX][0-9a-fA-F])"  # 0x1388 is hexadecimal, not an amount
            r"(?:\s?(?P<scale>thousand|million|mn|k|m)\b)?")
 _AMOUNT = re.compile(_NUMBER, re.IGNORECASE)
 _GROUPED = re.compile(r"[1-9]\d{0,2}([,.' \u00a0\u202f])\d{3}(?:\1\d{3})*(?:([.,])(\d+))?")
@@ -106,21 +107,34 @@ def _checked(value: float, method: str, rationale: str) -> ParsedAward:
     return ParsedAward(float(value) + 0.0, method, None, rationale)
 
 
-def _json_objects(text: str):
-    """Yield (start, end, object) of every JSON object that decodes at a ``{``."""
+_JSON_KEY = re.compile(r'"award_eur"\s*:')
+MAX_KEYS_TRIED = 8
+MAX_OBJECT_STARTS = 16
+
+
+def _last_object_with_key(text: str) -> tuple | None:
+    """``(start, end, object)`` of the last JSON object holding the key ``award_eur``.
+
+    Only the last :data:`MAX_KEYS_TRIED` ``"award_eur":`` occurrences and, for each, the
+    :data:`MAX_OBJECT_STARTS` nearest ``{`` before it are tried, so the time stays linear in
+    the answer's length (decoding at every ``{`` of a 500 KB answer was quadratic); numbers
+    too long for Python (5,000 digits) or nesting too deep are no object.
+    """
     decoder = json.JSONDecoder()
-    position = text.find("{")
-    while position != -1:
-        try:
-            value, end = decoder.raw_decode(text, position)
-        except (json.JSONDecodeError, RecursionError):
-            position = text.find("{", position + 1)
-            continue
-        if isinstance(value, dict):
-            yield position, end, value
-            position = text.find("{", end)
-        else:  # pragma: no cover - raw_decode at "{" only yields objects
-            position = text.find("{", position + 1)
+    keys = [m.start() for m in _JSON_KEY.finditer(text)][-MAX_KEYS_TRIED:]
+    for key in reversed(keys):
+        position = key
+        for _ in range(MAX_OBJECT_STARTS):
+            position = text.rfind("{", 0, position)
+            if position == -1:
+                break
+            try:
+                value, end = decoder.raw_decode(text, position)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(value, dict) and end > key and "award_eur" in value:
+                return position, end, value
+    return None
 
 
 def _marked_amount(text: str, match: re.Match) -> float | None:
@@ -152,13 +166,11 @@ def _single_amount(text: str) -> float | None:
 
 
 def _json_rule(text: str) -> ParsedAward | None:
-    found = None
-    for start, end, value in _json_objects(text):
-        if "award_eur" in value:
-            found = (start, end, value["award_eur"])
+    found = _last_object_with_key(text)
     if found is None:
         return None
-    start, end, award = found
+    start, end, value = found
+    award = value["award_eur"]
     rationale = (text[:start] + text[end:]).strip()
     # a fenced object leaves its fence behind: drop an empty ``` / ```json pair
     rationale = re.sub(r"```(?:json)?\s*```", "", rationale).strip()
@@ -166,8 +178,8 @@ def _json_rule(text: str) -> ParsedAward | None:
         return ParsedAward(None, "json", f"award_eur is {json.dumps(award)}; expected a number",
                            rationale)
     if isinstance(award, int):
-        return _checked(float(award) if abs(award) < 2**1023 else math.copysign(math.inf, award),
-                        "json", rationale)
+        too_large = math.inf if award > 0 else -math.inf
+        return _checked(float(award) if abs(award) < 2**1023 else too_large, "json", rationale)
     if isinstance(award, float):
         return _checked(award, "json", rationale)
     if isinstance(award, str):
@@ -206,8 +218,12 @@ def parse_award(answer: str | None) -> ParsedAward:
     """The award in ``answer`` by the rules of the module docstring (never raises)."""
     if answer is None or not answer.strip():
         return ParsedAward(None, None, "empty answer", "")
-    for rule in (_json_rule, _key_rule, _currency_rule, _bare_rule):
-        parsed = rule(answer)
+    for method, rule in zip(METHODS, (_json_rule, _key_rule, _currency_rule, _bare_rule),
+                            strict=True):
+        try:
+            parsed = rule(answer)
+        except (ValueError, OverflowError) as error:  # an amount no float can hold
+            return ParsedAward(None, method, f"unreadable amount ({error})", answer.strip())
         if parsed is not None:
             return parsed
     return ParsedAward(None, None, "no award_eur JSON object and no euro amount in the answer",

@@ -30,9 +30,12 @@ Failed cases are counted and listed (stdout and manifest): a request that could 
 completed, an answer without a finite, non-negative award, and an answer cut at
 ``--max-tokens`` (finish reason ``length``) before any JSON object, where only a figure from
 unfinished reasoning could be read. ``--fallback train_median`` (the default) predicts the
-training median for them; ``--fallback none`` leaves them out of the CSV. Exit status: 0 when
-every request completed and every case has a prediction; 1 otherwise (a failed request, or a
-case left out); the files are written either way (:mod:`ecthr_npd.prompting.outputs`).
+training median for them; ``--fallback none`` leaves them out of the CSV. The run is
+``complete`` (manifest) with exit status 0 only when the share of failed cases (request or
+answer) is at most ``--max-failure-share`` (default 0) and every case is in the file; the
+files are written either way (:mod:`ecthr_npd.prompting.outputs`). The manifest's
+``llm_run`` records the failure and fallback shares, failures by kind and truncated answers.
+``--limit N`` predicts the first N cases only.
 """
 
 from __future__ import annotations
@@ -53,9 +56,13 @@ from courtbench.llm import (
     dry_run_text,
     endpoint_from_args,
     endpoint_host,
+    finite_float,
     manifest_endpoint,
     run_chat,
+    run_record,
+    run_summary_line,
 )
+from courtbench.llm.core import ResponseCache
 from ecthr_npd.data import BenchmarkData, load_benchmark
 from ecthr_npd.facts import word_count
 from ecthr_npd.prompting.facts_input import INPUT_KINDS, facts_case_text
@@ -119,7 +126,7 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                              "`courtbench evaluate ecthr_npd` scores whichever the file covers")
     parser.add_argument("--k", type=int, default=DEFAULT_K,
                         help=f"few_shot: at most this many references (default {DEFAULT_K})")
-    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
+    parser.add_argument("--temperature", type=finite_float, default=DEFAULT_TEMPERATURE,
                         help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                         help=f"sampling seed sent with every request (default {DEFAULT_SEED})")
@@ -281,6 +288,13 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
               "input": input_info}
     if args.prompt == "few_shot":
         prompt.update(k=args.k, reference_pool="train")
+    n_cases = len(summary.results)
+    record = run_record(summary, failed=counts["request_failed"] + counts["answer_failed"],
+                        total=n_cases, max_failure_share=args.max_failure_share,
+                        limit=args.limit, config=config)
+    record.update(fallback_share=counts["filled"] / n_cases if n_cases else 0.0,
+                  filled_with_fallback=counts["filled"],
+                  complete=record["complete"] and counts["written"] == n_cases)
     return {
         "courtbench_version": __version__,
         "dataset": "ecthr_npd",
@@ -298,7 +312,8 @@ def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, 
                                         for m, n in sorted(counts.items())
                                         if m.startswith("parsed_")},
                    "filled": counts["filled"], "written": counts["written"]},
-        "complete": summary.failed == 0 and counts["written"] == len(summary.results),
+        "complete": record["complete"],
+        "llm_run": record,
         "failures": failures,
         "usage": summary.usage,
         "versions": package_versions(),
@@ -330,10 +345,17 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     config = endpoint_from_args(args, default_cache=paths.default_cache)
     check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
                       inputs=[config.cache_path, args.data])
+    if config.cache_path is not None and not getattr(args, "dry_run", False):
+        try:  # a file courtbench did not create is refused before any work
+            ResponseCache(config.cache_path).close()
+        except (ValueError, OSError) as error:
+            raise CourtbenchError(f"--cache: {error}") from None
     data = load_benchmark(args.data, facts=input_kind == "facts")
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params,
                                      input_kind=input_kind, max_input_words=max_words)
+    if args.limit is not None:
+        requests, cases = requests[:args.limit], cases[:args.limit]
     input_info = input_record(input_kind, max_words, cases)
     if input_info["cut_cases"]:
         print(f"--max-input-words {max_words}: the Facts of {input_info['cut_cases']:,} case(s) "
@@ -362,10 +384,15 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     if set(splits) != set(PREDICTABLE_SPLITS):
         print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
               f"scores it on {', '.join(splits)} and says so in the report", file=sys.stderr)
+    record = manifest["llm_run"]
+    print(f"courtbench predict: {run_summary_line(record)}; {record['fallback_share']:.1%} "
+          "of the cases filled with the fallback", file=sys.stderr)
     if manifest["complete"]:
         return 0
-    print("courtbench predict: incomplete: "
-          + ("some requests failed (rerun with the same --cache to send only those)"
-             if summary.failed else f"{len(cases) - counts['written']:,} case(s) have no "
-             "prediction (--fallback none)"), file=sys.stderr)
+    print(f"courtbench predict: incomplete: {record['failed']:,} failed case(s) "
+          f"({record['failure_share']:.1%} > --max-failure-share {record['max_failure_share']:g})"
+          + (f"; {summary.failed:,} request(s) failed: rerun with the same --cache to send only "
+             "those" if summary.failed else "")
+          + (f"; {len(cases) - counts['written']:,} case(s) have no prediction (--fallback none)"
+             if counts["written"] < len(cases) else ""), file=sys.stderr)
     return 1
