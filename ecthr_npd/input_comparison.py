@@ -48,7 +48,7 @@ def prompted_runs(prediction_files: dict[str, Path]) -> dict[str, dict[str, Any]
 def _comparison_rows(scores: dict[str, dict[str, Any]], runs: dict[str, dict[str, Any]]):
     pairs: dict[tuple, dict[str, float]] = {}
     for name, run in runs.items():
-        if name in scores:
+        if name in scores and scores[name].get("test") is not None:  # test-scored runs only
             pairs.setdefault((run["model"], run["prompt"]), {}).setdefault(
                 run["input"], scores[name]["test"]["mae"])
     return [[model, prompt, maes["serialised"], maes["facts"],
