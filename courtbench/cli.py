@@ -17,12 +17,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from courtbench import __version__, commands
+from courtbench.cli_parser import CourtbenchParser
 from courtbench.errors import CourtbenchError, shorten_message
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the top-level parser with every discovered subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = CourtbenchParser(
         prog="courtbench",
         description=(
             "Build, verify, evaluate and publish court-decision benchmarks (one per installed "
