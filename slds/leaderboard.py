@@ -10,6 +10,7 @@ reference baselines scored in the same report.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:
                           settings_from_options(rerun["options"])).to_json()
 
 
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
 def _per_item_rouge_l(rerun: dict[str, Any], systems: list[str]) -> dict[str, list[float]]:
     """Each sample's ROUGE-L F1 ×100 per system, in the split's sample_id order."""
     settings = rerun["options"]
@@ -53,7 +58,9 @@ def _per_item_rouge_l(rerun: dict[str, Any], systems: list[str]) -> dict[str, li
         predicted = read_predictions(Path(rerun["predictions"][system]["path"]), "sample_id",
                                      "prediction", ids, prediction_text)
         # a failed generation (null) scores as an empty prediction, as in the report
-        values[system] = [100.0 * scorer.score(reference, predicted[i] or "")["rougeL"].fmeasure
+        # NFC as in headnote_similarity: composed and decomposed "ä" are the same text
+        values[system] = [100.0 * scorer.score(_nfc(reference), _nfc(predicted[i] or ""))
+                          ["rougeL"].fmeasure
                           for i, reference in zip(ids, references, strict=True)]
     return values
 
