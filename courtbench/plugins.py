@@ -63,6 +63,9 @@ class DatasetPlugin:
         leaderboard_records: ``(rerun, fresh report document, systems)`` → one leaderboard
             record per system (the dataset's metrics, breakdowns, paired tests and per-item
             values; see :mod:`courtbench.leaderboard.results_schema`).
+        leaderboard_protocol: ``(rerun options, where)`` → the ways the options differ from
+            the benchmark's leaderboard protocol (empty: comparable); raises CourtbenchError
+            for missing or mistyped options (see :mod:`courtbench.leaderboard.protocol`).
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
             folder ``metrics/<name>/`` holding ``<name>.py``, card, app and requirements
             (see :mod:`courtbench.metric_modules`).
@@ -89,6 +92,7 @@ class DatasetPlugin:
     metric_modules: tuple[str, ...] = ()
     rescore_report: Callable[[dict, Path], dict] | None = None
     leaderboard_records: Callable[[dict, dict, list[str]], list[dict]] | None = None
+    leaderboard_protocol: Callable[[dict, str], list[str]] | None = None
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:

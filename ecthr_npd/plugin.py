@@ -19,7 +19,7 @@ from ecthr_npd.baselines.run import add_baseline_arguments, run_baselines
 from ecthr_npd.build import build_folder, build_synthetic, format_report
 from ecthr_npd.demo import run_demo
 from ecthr_npd.evaluation import add_evaluate_arguments, evaluate
-from ecthr_npd.leaderboard import leaderboard_records, rescore_report
+from ecthr_npd.leaderboard import leaderboard_protocol, leaderboard_records, rescore_report
 from ecthr_npd.metric_example import run_metric_example
 from ecthr_npd.prompting.run import add_predict_arguments, predict
 from ecthr_npd.synthetic import DEFAULT_ROWS
@@ -104,5 +104,6 @@ PLUGIN = DatasetPlugin(
     package="ecthr_npd",
     rescore_report=rescore_report,
     leaderboard_records=leaderboard_records,
+    leaderboard_protocol=leaderboard_protocol,
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -28,7 +28,7 @@ from slds.demo import run_demo
 from slds.evaluation import add_evaluate_arguments, evaluate
 from slds.generate import add_generate_arguments, generate
 from slds.judge import add_judge_arguments, judge
-from slds.leaderboard import leaderboard_records, rescore_report
+from slds.leaderboard import leaderboard_protocol, leaderboard_records, rescore_report
 from slds.readers import FORMATS
 from slds.splits import SplitBoundaries
 
@@ -114,5 +114,6 @@ PLUGIN = DatasetPlugin(
     package="slds",
     rescore_report=rescore_report,
     leaderboard_records=leaderboard_records,
+    leaderboard_protocol=leaderboard_protocol,
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )

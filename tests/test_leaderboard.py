@@ -19,7 +19,7 @@ from courtbench.cli import main
 from courtbench.errors import CourtbenchError
 from courtbench.hub.offline import hub_offline
 from courtbench.leaderboard import results_schema
-from courtbench.leaderboard.folders import read_results_folder
+from courtbench.leaderboard.folders import read_results_folder, results_card
 from courtbench.leaderboard.hub import open_pull_request
 from courtbench.leaderboard.records import model_size_from_name, verified_records
 from courtbench.publish import detect_kind
@@ -39,7 +39,7 @@ def ecthr_report(tmp_path_factory) -> Path:
                  str(root / "preds"), "--systems", ",".join(ECTHR_SYSTEMS)]) == 0
     assert main(["evaluate", "ecthr_npd", "--data", str(root / "data"), "--predictions",
                  *[str(root / "preds" / f"{s}.csv") for s in ECTHR_SYSTEMS],
-                 "--out", str(root / "report"), "--resamples", "50", "--no-figures"]) == 0
+                 "--out", str(root / "report"), "--no-figures"]) == 0
     return root
 
 
@@ -60,7 +60,7 @@ def slds_report(tmp_path_factory) -> Path:
                              + "\n")
     assert main(["evaluate", "slds", "--data", str(data), "--predictions",
                  str(root / "lead.jsonl"), str(root / "mymodel.jsonl"), "--out",
-                 str(root / "report"), "--resamples", "50"]) == 0
+                 str(root / "report")]) == 0
     return root
 
 
@@ -131,12 +131,23 @@ def test_submit_opens_exactly_one_pull_request_with_one_file_per_system(ecthr_re
     assert results_schema.validate_result(record) == []
 
 
-def test_submit_cli_dry_run_sends_nothing(ecthr_report, capsys, monkeypatch):
+def accepting_folder(root: Path, tmp_path: Path, kind: str = "synthetic") -> Path:
+    """A local results folder whose card accepts the data of the report in ``root``."""
+    rerun = json.loads((root / "report" / "report.json").read_text())["provenance"]["rerun"]
+    folder = tmp_path / "accepting-results"
+    folder.mkdir(exist_ok=True)
+    (folder / "README.md").write_text(results_card(
+        {rerun["dataset"]: {rerun["data_fingerprint"]: kind}}), encoding="utf-8")
+    return folder
+
+
+def test_submit_cli_dry_run_sends_nothing(ecthr_report, capsys, monkeypatch, tmp_path):
     def refuse(*args, **kwargs):
         raise AssertionError("dry run must not contact the Hub")
 
     monkeypatch.setattr("courtbench.leaderboard.hub.HfApi", refuse)
     assert main(["submit", str(ecthr_report / "report"), "--repo-id", "org/res",
+                 "--results-folder", str(accepting_folder(ecthr_report, tmp_path)),
                  "--system", "zero", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "would open a pull request on dataset org/res" in out
@@ -180,7 +191,7 @@ def test_changed_metric_settings_are_refused(ecthr_report, tmp_path):
     root = _copy(ecthr_report, tmp_path)
     report_path = root / "report" / "report.json"
     report = json.loads(report_path.read_text())
-    report["provenance"]["rerun"]["options"]["zero_threshold"] = 10.0
+    report["provenance"]["rerun"]["options"]["top_articles"] = 3
     report_path.write_text(json.dumps(report))
     with pytest.raises(CourtbenchError, match="metric signature differs"):
         verified_records(root / "report")
