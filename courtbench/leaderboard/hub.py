@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 import requests
 from huggingface_hub import CommitOperationAdd, HfApi, hf_hub_download
