@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import re
 import sys
+
+#: An option whose help starts "with --X:" only has an effect together with --X.
+_ONLY_WITH = re.compile(r"^with (--[a-z][a-z0-9-]*)\b")
 
 #: old spelling → the spelling used by every command.
 RENAMED_OPTIONS = {"--split": "--splits"}
@@ -69,7 +73,17 @@ class CourtbenchParser(argparse.ArgumentParser):
                        and s.split("=", 1)[0] not in known]
             if unknown:
                 self.error(unknown_option_message(unknown[0], known))
+            self._refuse_ignored_options({s.split("=", 1)[0] for s in strings})
         return super().parse_known_args(args, namespace)
+
+    def _refuse_ignored_options(self, given: set[str]) -> None:
+        """An option documented "with --X: …" given without --X would be ignored: refuse."""
+        for action in self._actions:
+            needed = _ONLY_WITH.match(action.help or "")
+            used = given & set(action.option_strings)
+            if needed and used and needed.group(1) not in given:
+                self.error(f"{sorted(used)[0]}: only has an effect with {needed.group(1)}, "
+                           "which was not given; it would be ignored (leave it out)")
 
 
 def unknown_option_message(option: str, known: list[str]) -> str:

@@ -195,9 +195,11 @@ def guard_output(run: ArgsRunner, output_kind: str | None) -> ArgsRunner:
     (:func:`courtbench.hub.atomic.check_replaceable`) and a ``--data`` folder of another
     dataset (:func:`check_data_folder`) are refused."""
     from courtbench.hub.atomic import check_replaceable, refuse_inputs_inside
+    from courtbench.option_checks import check_option_ranges
 
     @functools.wraps(run)
     def guarded(args: argparse.Namespace) -> int:
+        check_option_ranges(args)
         data, dataset = getattr(args, "data", None), getattr(args, "dataset", None)
         if isinstance(data, Path) and isinstance(dataset, str):
             check_data_folder(data, dataset)

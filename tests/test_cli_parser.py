@@ -111,3 +111,27 @@ def test_verify_refuses_a_folder_whose_plugin_is_not_installed(tmp_path, capsys)
     assert main(["verify", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "plugin is not installed" in err and "not verified" in err
+
+
+def test_an_option_that_only_works_with_another_is_refused_when_alone(capsys):
+    err = _usage_error(capsys, "build", "ecthr_npd", "--source", "case_level.csv", "--n", "5",
+                       "--out", "built")
+    assert "--n: only has an effect with --synthetic" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["baselines", "slds", "--data", "d", "--out", "o", "--budget", "0"], "--budget 0: expected"),
+    (["evaluate", "slds", "--data", "d", "--predictions", "p", "--out", "o", "--seed", "-1"],
+     "--seed -1: expected a number >= 0"),
+    (["evaluate", "ecthr_npd", "--data", "d", "--predictions", "p", "--out", "o",
+      "--resamples", str(10**12)], "--resamples 1000000000000: expected a number >= 1 and "
+                                   "<= 100,000"),
+    (["generate", "slds", "--data", "d", "--out", "o.jsonl", "--model", "m", "--top-p", "5",
+      "--base-url", "http://127.0.0.1:9/v1", "--config", "de_de"],
+     "--top-p 5.0: expected a number > 0 and <= 1"),
+])
+def test_numeric_options_out_of_range_are_one_line_before_any_work(tmp_path, capsys, argv,
+                                                                   message):
+    assert main([str(tmp_path / a) if a in ("d", "o", "p", "o.jsonl") else a for a in argv]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
