@@ -61,6 +61,20 @@ def sigterm_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def tolerate_any_output_encoding() -> None:
+    """Let stdout/stderr in a non-UTF-8 locale (``PYTHONIOENCODING=ascii``, a C locale) write
+    what they cannot encode as escapes instead of raising UnicodeEncodeError after the work is
+    done (EUR ranges print "–", SLDS text "ä")."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if reconfigure is not None and encoding != "utf8":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream: nothing to do
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code.
 
@@ -69,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     An interrupted or failed run leaves every output as it was before the run.
     """
     prefix = "courtbench"
+    tolerate_any_output_encoding()
     try:
         with sigterm_raises():
             parser = build_parser()
@@ -83,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as error:  # the environment, not a bug: a missing file, a full disk …
         print(f"{prefix}: error: {shorten_message(str(error))}", file=sys.stderr)
+        return 1
+    except ImportError as error:  # an optional extra that is not installed (--bertscore …)
+        print(f"{prefix}: error: {shorten_message(str(error))} (an optional dependency is "
+              "missing; install the extra the option needs)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{prefix}: interrupted (Ctrl-C); outputs were left as they were before the run",

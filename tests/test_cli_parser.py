@@ -135,3 +135,45 @@ def test_numeric_options_out_of_range_are_one_line_before_any_work(tmp_path, cap
     assert main([str(tmp_path / a) if a in ("d", "o", "p", "o.jsonl") else a for a in argv]) == 1
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_non_utf8_stdout_gets_escapes_not_a_traceback(tmp_path):
+    import courtbench
+
+    root = Path(courtbench.__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONIOENCODING": "ascii",
+           "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-m", "courtbench", "evaluate", "slds", "--help"],
+                          cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_missing_optional_extra_is_one_line(monkeypatch, capsys):
+    import courtbench.commands.metrics as metrics_command
+
+    def needs_extra(args):
+        raise ImportError("bertscore=True needs the bertscore extra: pip install "
+                          "'courtbench[bertscore]'")
+
+    monkeypatch.setattr(metrics_command, "run_list", needs_extra, raising=False)
+    from courtbench.cli import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args(["metrics", "list"])
+    monkeypatch.setattr("courtbench.cli.build_parser", lambda: _Fixed(parser, args, needs_extra))
+    assert main(["metrics", "list"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "bertscore extra" in err
+
+
+class _Fixed:
+    """A parser stand-in whose parse_args returns ``args`` with ``func`` replaced."""
+
+    def __init__(self, parser, args, func):
+        self.parser, self.args = parser, args
+        self.args.func = func
+
+    def parse_args(self, argv):
+        return self.args
