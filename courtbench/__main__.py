@@ -1,8 +1,8 @@
 """``python -m courtbench`` runs the CLI.
 
 ``python -m`` puts the current folder first on ``sys.path``; a folder there that happens to
-hold ``slds/`` or ``ecthr_npd/`` (a demo output, a copy) would then shadow the installed
-dataset plugins. That entry is dropped before any plugin is imported — unless it is the
+hold a folder named like a dataset package (a demo output, a copy) would then shadow the
+installed dataset plugins. That entry is dropped before any plugin is imported — unless it is the
 folder courtbench itself runs from (a checkout without installation).
 """
 

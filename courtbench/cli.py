@@ -64,7 +64,7 @@ def sigterm_raises() -> Iterator[None]:
 def tolerate_any_output_encoding() -> None:
     """Let stdout/stderr in a non-UTF-8 locale (``PYTHONIOENCODING=ascii``, a C locale) write
     what they cannot encode as escapes instead of raising UnicodeEncodeError after the work is
-    done (EUR ranges print "–", SLDS text "ä")."""
+    done (a dash "–" in a table, an "ä" in a text)."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
