@@ -428,3 +428,16 @@ def test_submit_with_the_hub_down_is_one_line(ecthr_report, tmp_path, capsys, mo
     monkeypatch.setattr("courtbench.leaderboard.hub.hf_hub_download", down)
     assert main(["submit", str(ecthr_report / "report"), "--repo-id", "org/res"]) == 1
     assert "could not reach the Hub" in capsys.readouterr().err
+
+
+def test_leaderboard_check_names_a_folder_called_json_and_deep_nesting(tmp_path, capsys):
+    folder = tmp_path / "results"
+    (folder / "results" / "ecthr_npd" / "x.json").mkdir(parents=True)
+    (folder / "README.md").write_text(results_card(), encoding="utf-8")
+    assert main(["leaderboard", "check", str(folder)]) == 1
+    assert "is a folder or link, not a record file" in capsys.readouterr().err
+    (folder / "results" / "ecthr_npd" / "x.json").rmdir()
+    (folder / "results" / "ecthr_npd" / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["leaderboard", "check", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "nested too deeply" in err and len(err.strip().splitlines()) == 1

@@ -133,10 +133,16 @@ def read_results_folder(folder: Path) -> list[dict[str, Any]]:
                               "`courtbench leaderboard init`")
     records = []
     for path in sorted((Path(folder) / "results").rglob("*.json")):
+        if path.is_symlink() or not path.is_file():
+            raise CourtbenchError(f"{path}: is a folder or link, not a record file; expected "
+                                  "results/<benchmark>/<system>.json files only")
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise CourtbenchError(f"{path}: not valid JSON ({error})") from None
+        except RecursionError:
+            raise CourtbenchError(f"{path}: JSON nested too deeply to be a result record"
+                                  ) from None
         problems = validate_result(record)
         if not problems and path.relative_to(folder).as_posix() != record_path(record):
             problems = [f"stored as {path.relative_to(folder).as_posix()}, expected "
