@@ -20,32 +20,37 @@ import sys
 _ONLY_WITH = re.compile(r"^with (--[a-z][a-z0-9-]*)\b")
 
 #: old spelling → the spelling used by every command.
-RENAMED_OPTIONS = {"--split": "--splits"}
+RENAMED_OPTIONS = {"--split": "--splits", "--system": "--systems"}
 
 
 class _DeprecatedSpelling(argparse.Action):
-    """Stores like ``store`` and prints a notice when the old spelling was used."""
+    """Stores like ``store`` (or ``append``) and prints a notice when the old spelling was
+    used."""
 
-    def __init__(self, option_strings, dest, *, old: str, new: str, **kwargs):
+    def __init__(self, option_strings, dest, *, old: str, new: str, append: bool = False,
+                 **kwargs):
         super().__init__(option_strings, dest, **kwargs)
-        self.old, self.new = old, new
+        self.old, self.new, self.append = old, new, append
 
     def __call__(self, parser, namespace, values, option_string=None):
         if option_string == self.old:
             print(f"courtbench: {self.old} is deprecated; use {self.new} (same meaning)",
                   file=sys.stderr)
+        if self.append:
+            values = [*(getattr(namespace, self.dest, None) or []), values]
         setattr(namespace, self.dest, values)
 
 
 def _renamed(args: tuple[str, ...], kwargs: dict) -> tuple[tuple[str, ...], dict]:
     """``args``/``kwargs`` of ``add_argument`` with an old spelling moved behind the new one."""
     old = next((a for a in args if a in RENAMED_OPTIONS), None)
-    if old is None or RENAMED_OPTIONS[old] in args or kwargs.get("action") not in (None,
-                                                                                    "store"):
+    action = kwargs.get("action")
+    if old is None or RENAMED_OPTIONS[old] in args or action not in (None, "store", "append"):
         return args, kwargs
     new = RENAMED_OPTIONS[old]
     kwargs = {"dest": old.lstrip("-").replace("-", "_"), **kwargs,
-              "action": _DeprecatedSpelling, "old": old, "new": new}
+              "action": _DeprecatedSpelling, "old": old, "new": new,
+              "append": action == "append"}
     return (new, *(a for a in args if a != old), old), kwargs
 
 

@@ -177,3 +177,12 @@ class _Fixed:
 
     def parse_args(self, argv):
         return self.args
+
+
+def test_submit_takes_systems_like_baselines_and_the_old_spelling_still_works(capsys):
+    from courtbench.cli import build_parser
+
+    args = build_parser().parse_args(["submit", "r", "--repo-id", "a/b", "--systems", "x,y",
+                                      "--system", "z"])
+    assert args.system == ["x,y", "z"]
+    assert "--system is deprecated; use --systems" in capsys.readouterr().err

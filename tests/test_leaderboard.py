@@ -198,7 +198,7 @@ def test_changed_metric_settings_are_refused(ecthr_report, tmp_path):
 
 
 def test_unknown_system_and_old_report_are_clear_errors(ecthr_report, tmp_path):
-    with pytest.raises(CourtbenchError, match="--system nope: not in the report"):
+    with pytest.raises(CourtbenchError, match="--systems nope: not in the report"):
         verified_records(ecthr_report / "report", systems=["nope"])
     (tmp_path / "report.json").write_text(json.dumps({"provenance": {}}))
     with pytest.raises(CourtbenchError, match="no provenance.rerun block"):

@@ -1,6 +1,6 @@
 """``courtbench submit``: send an evaluation report's systems to the leaderboard.
 
-    courtbench submit REPORT_DIR --repo-id ORG/courtbench-results [--system NAME ...]
+    courtbench submit REPORT_DIR --repo-id ORG/courtbench-results [--systems NAME[,NAME] ...]
         [--family NAME] [--model-size-b N] [--unofficial] [--results-folder DIR] [--dry-run]
 
 The report (written by ``courtbench evaluate``) is re-scored first: the data folder and the
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     if args.model_size_b is not None:
         overrides["model_size_b"] = args.model_size_b
     accepted = read_accepted_data(args.repo_id, results_folder=args.results_folder)
-    records = verified_records(args.report, systems=args.system, overrides=overrides,
+    systems = [name for value in args.system or () for name in value.split(",") if name] or None
+    records = verified_records(args.report, systems=systems, overrides=overrides,
                                accepted=accepted, unofficial=args.unofficial)
     if args.dry_run:
         title, body = pr_description(records)
@@ -66,7 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--repo-id", required=True, metavar="ORG/NAME",
                         help="the results dataset repository (e.g. ORG/courtbench-results)")
     parser.add_argument("--system", action="append", metavar="NAME",
-                        help="submit only this system (repeatable; default: all in the report)")
+                        help="submit only these systems (comma-separated or repeated; default: "
+                             "all in the report)")
     parser.add_argument("--family", help="system family shown on the page (default: from the "
                                          "runner manifest or baseline settings)")
     parser.add_argument("--model-size-b", type=_size, metavar="N",

@@ -169,7 +169,7 @@ def verified_records(report_dir: Path, *, systems: list[str] | None = None,
     check_inputs(rerun, metric_signature(rerun["options"], rerun.get("modules", ())))
     unknown = sorted(set(systems or ()) - set(rerun["predictions"]))
     if unknown:
-        raise CourtbenchError(f"--system {', '.join(unknown)}: not in the report; it has "
+        raise CourtbenchError(f"--systems {', '.join(unknown)}: not in the report; it has "
                               f"{', '.join(sorted(rerun['predictions']))}")
     data_kind = verified_data_kind(plugin, Path(rerun["data"]))
     if accepted is not None:
