@@ -4,6 +4,8 @@
 - an unknown flag is one usage error naming it and, when one is close, the option meant
   (``--prediction: unknown option; did you mean --predictions?``), chosen with
   :func:`difflib.get_close_matches` over the options of the (sub-)command that got it;
+- an option documented "with --X: …" given without --X is refused (one line, exit 1): it
+  would be ignored;
 - one flag name per concept across commands: an option registered under an old spelling of
   :data:`RENAMED_OPTIONS` is registered under the new one, and the old one still works with
   a one-line deprecation notice on stderr.
@@ -15,6 +17,8 @@ import argparse
 import difflib
 import re
 import sys
+
+from courtbench.errors import CourtbenchError
 
 #: An option whose help starts "with --X:" only has an effect together with --X.
 _ONLY_WITH = re.compile(r"^with (--[a-z][a-z0-9-]*)\b")
@@ -87,8 +91,9 @@ class CourtbenchParser(argparse.ArgumentParser):
             needed = _ONLY_WITH.match(action.help or "")
             used = given & set(action.option_strings)
             if needed and used and needed.group(1) not in given:
-                self.error(f"{sorted(used)[0]}: only has an effect with {needed.group(1)}, "
-                           "which was not given; it would be ignored (leave it out)")
+                raise CourtbenchError(f"{sorted(used)[0]}: only has an effect with "
+                                      f"{needed.group(1)}, which was not given; it would be "
+                                      "ignored (leave it out)")
 
 
 def unknown_option_message(option: str, known: list[str]) -> str:

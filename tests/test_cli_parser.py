@@ -114,9 +114,9 @@ def test_verify_refuses_a_folder_whose_plugin_is_not_installed(tmp_path, capsys)
 
 
 def test_an_option_that_only_works_with_another_is_refused_when_alone(capsys):
-    err = _usage_error(capsys, "build", "ecthr_npd", "--source", "case_level.csv", "--n", "5",
-                       "--out", "built")
-    assert "--n: only has an effect with --synthetic" in err
+    assert main(["build", "ecthr_npd", "--source", "case_level.csv", "--n", "5", "--out",
+                 "built"]) == 1
+    assert "--n: only has an effect with --synthetic" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, message", [
