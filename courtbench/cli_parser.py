@@ -82,7 +82,9 @@ class CourtbenchParser(argparse.ArgumentParser):
                        and s.split("=", 1)[0] not in known]
             if unknown:
                 self.error(unknown_option_message(unknown[0], known))
+            parsed = super().parse_known_args(args, namespace)  # bad values: usage errors first
             self._refuse_ignored_options({s.split("=", 1)[0] for s in strings})
+            return parsed
         return super().parse_known_args(args, namespace)
 
     def _refuse_ignored_options(self, given: set[str]) -> None:
