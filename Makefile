@@ -16,7 +16,7 @@ DEMO_OUT ?= demo_out
 SPACES_OUT ?= spaces_screenshots
 PYTEST_ARGS ?=
 
-.PHONY: demo test bench lint clean spaces
+.PHONY: demo test bench lint clean spaces release
 
 $(VENV)/.venv-created:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,13 @@ bench: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check courtbench ecthr_npd slds tests benchmarks
 	$(VENV)/bin/ruff check --select C901 courtbench ecthr_npd slds tests benchmarks
+
+# A release: sdist + wheel into dist/, both checked by twine (metadata, README rendering).
+# Upload afterwards with `twine upload dist/*`.
+release: $(VENV)/.installed-test
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(VENV)/bin/twine check --strict dist/*
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) .pytest_cache .hypothesis .ruff_cache

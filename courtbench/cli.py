@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from courtbench import __version__, commands
+from courtbench.cli_parser import CourtbenchParser
 from courtbench.errors import CourtbenchError, shorten_message
 
 
@@ -63,7 +64,7 @@ def build_parser(command: str | None = None, *, every_command: bool = False
             other subcommand is registered by name and help only.
         every_command: register every subcommand in full (tests, documentation).
     """
-    parser = argparse.ArgumentParser(
+    parser = CourtbenchParser(
         prog="courtbench",
         description=(
             "Build, verify, evaluate and publish court-decision benchmarks (one per installed "
@@ -103,6 +104,20 @@ def sigterm_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def tolerate_any_output_encoding() -> None:
+    """Let stdout/stderr in a non-UTF-8 locale (``PYTHONIOENCODING=ascii``, a C locale) write
+    what they cannot encode as escapes instead of raising UnicodeEncodeError after the work is
+    done (a dash "–" in a table, an "ä" in a text)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if reconfigure is not None and encoding != "utf8":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a closed or detached stream: nothing to do
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code.
 
@@ -111,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     An interrupted or failed run leaves every output as it was before the run.
     """
     prefix = "courtbench"
+    tolerate_any_output_encoding()
     try:
         with sigterm_raises():
             argv = list(sys.argv[1:] if argv is None else argv)
@@ -126,6 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as error:  # the environment, not a bug: a missing file, a full disk …
         print(f"{prefix}: error: {shorten_message(str(error))}", file=sys.stderr)
+        return 1
+    except ImportError as error:  # an optional extra that is not installed (--bertscore …)
+        print(f"{prefix}: error: {shorten_message(str(error))} (an optional dependency is "
+              "missing; install the extra the option needs)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{prefix}: interrupted (Ctrl-C); outputs were left as they were before the run",

@@ -93,6 +93,9 @@ class DatasetPlugin:
         leaderboard_records: ``(rerun, fresh report document, systems)`` → one leaderboard
             record per system (the dataset's metrics, breakdowns, paired tests and per-item
             values; see :mod:`courtbench.leaderboard.results_schema`).
+        leaderboard_protocol: ``(rerun options, where)`` → the ways the options differ from
+            the benchmark's leaderboard protocol (empty: comparable); raises CourtbenchError
+            for missing or mistyped options (see :mod:`courtbench.leaderboard.protocol`).
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
             folder ``metrics/<name>/`` holding ``<name>.py``, card, app and requirements
             (see :mod:`courtbench.metric_modules`).
@@ -121,6 +124,7 @@ class DatasetPlugin:
     metric_modules: tuple[str, ...] = ()
     rescore_report: Callable[[dict, Path], dict] | None = None
     leaderboard_records: Callable[[dict, dict, list[str]], list[dict]] | None = None
+    leaderboard_protocol: Callable[[dict, str], list[str]] | None = None
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:
@@ -192,15 +196,42 @@ def check_data_folder(folder: Path, dataset: str) -> None:
         raise CourtbenchError(f"--data {folder}: is {found}; {expected}")
 
 
+#: Arguments that name files, never folders.
+FILE_ARGUMENTS = ("--predictions",)
+
+
+def refuse_folders_as_files(inputs: list[tuple[str, Path]]) -> None:
+    """Refuse (CourtbenchError) a folder given to an argument of :data:`FILE_ARGUMENTS`."""
+    for argument, path in inputs:
+        if argument in FILE_ARGUMENTS and path.is_dir():
+            raise CourtbenchError(f"{argument} {path}: is a folder; expected a predictions "
+                                  "file (.jsonl or .csv) — give the files inside it, e.g. "
+                                  f"{path}/*.csv")
+
+
+def refuse_output_inside_data(out: Path, data: Path | None) -> None:
+    """Refuse (CourtbenchError) an ``--out`` that is, or lies inside, the ``--data`` folder:
+    writing there would change the built folder (and its fingerprint) the run reads."""
+    if not isinstance(data, Path):
+        return
+    target, folder = out.resolve(), data.resolve()
+    if target == folder or folder in target.parents:
+        raise CourtbenchError(f"--out {out}: lies inside --data {data}; writing there would "
+                              "change the built dataset (and its fingerprint); write the output "
+                              "to another folder")
+
+
 def guard_output(run: ArgsRunner, output_kind: str | None) -> ArgsRunner:
     """Wrap a plugin command so that, before any work, an input inside ``--out``, an
     existing ``--out`` that is not a replaceable ``output_kind``
     (:func:`courtbench.hub.atomic.check_replaceable`) and a ``--data`` folder of another
     dataset (:func:`check_data_folder`) are refused."""
     from courtbench.hub.atomic import check_replaceable, refuse_inputs_inside
+    from courtbench.option_checks import check_option_ranges
 
     @functools.wraps(run)
     def guarded(args: argparse.Namespace) -> int:
+        check_option_ranges(args)
         data, dataset = getattr(args, "data", None), getattr(args, "dataset", None)
         if isinstance(data, Path) and isinstance(dataset, str):
             check_data_folder(data, dataset)
@@ -208,9 +239,11 @@ def guard_output(run: ArgsRunner, output_kind: str | None) -> ArgsRunner:
                    if not path.exists()]
         if missing:
             raise CourtbenchError(f"{'; '.join(missing)}: not found (nothing was run)")
+        refuse_folders_as_files(_input_paths(args))
         out = getattr(args, "out", None)
         if isinstance(out, Path):
             refuse_inputs_inside(out, _input_paths(args))
+            refuse_output_inside_data(out, data)
             if output_kind is not None:
                 check_replaceable(out, kind=output_kind)
         return run(args)

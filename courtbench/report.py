@@ -16,13 +16,13 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from courtbench.hub.atomic import MARKER, REPORT_KIND, atomic_output_dir
-from courtbench.hub.writer import draw_figures
 from courtbench.jsonio import dumps_strict
 from courtbench.tables import MISSING, markdown_table
 
@@ -110,15 +110,17 @@ class Report:
 def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list[Path]:
     """Write ``report`` into ``out_dir`` (replaced atomically); returns the files written.
 
-    Figures whose function raises ImportError (no matplotlib) are skipped with a note on
-    stderr; every other failure aborts the whole report and leaves ``out_dir`` untouched.
+    The tables, CSVs and JSON are written first; the figures last. A figure that cannot be
+    drawn (no matplotlib, or any error of the plotting library, e.g. on values it cannot
+    scale) is skipped with a warning on stderr and a note in the Markdown report — the scores
+    are never lost to a figure. A draw function may return a note (values it clipped), which
+    the report shows too.
     """
     names = [t.name for t in report.tables]
     if len(set(names)) != len(names):
         raise ValueError(f"report tables have duplicate names: {names}")
     out_dir = Path(out_dir)
     with atomic_output_dir(out_dir, kind=REPORT_KIND) as tmp:
-        drawn, _ = draw_figures(report.figures, tmp)
         for table in report.tables:
             with open(tmp / f"{table.name}.csv", "w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle, lineterminator="\n")
@@ -128,5 +130,40 @@ def write_report(report: Report, out_dir: Path, *, stem: str = "report") -> list
             dumps_strict(report.to_json(), what=f"{stem}.json", indent=2, sort_keys=False,
                          default=str) + "\n",
             encoding="utf-8")
-        (tmp / f"{stem}.md").write_text(report.markdown(drawn), encoding="utf-8")
+        drawn, notes = draw_report_figures(report.figures, tmp)
+        text = report.markdown(drawn)
+        if notes:
+            text += "\n## Figure notes\n\n" + "".join(f"- {note}\n" for note in notes)
+        (tmp / f"{stem}.md").write_text(text, encoding="utf-8")
     return sorted(p for p in out_dir.iterdir() if p.name != MARKER)
+
+
+def draw_report_figures(figures: Mapping[str, Callable[[Path], Any]], folder: Path
+                        ) -> tuple[list[str], list[str]]:
+    """Draw each figure into ``folder``; returns ``(drawn file names, notes)``.
+
+    A figure whose drawing raises (ImportError: no plots extra; anything else: the plotting
+    library failed, e.g. an OverflowError formatting ticks for 1e308) is skipped, its partial
+    file removed, a warning printed on stderr and a note returned; a string returned by a
+    draw function (what it clipped) is returned as a note.
+    """
+    drawn: list[str] = []
+    notes: list[str] = []
+    for name, draw in figures.items():
+        try:
+            note = draw(folder / name)
+        except ImportError as error:
+            (folder / name).unlink(missing_ok=True)
+            notes.append(f"{name} not drawn: {error} (install the 'plots' extra)")
+        except Exception as error:  # noqa: BLE001 - a figure never costs the computed scores
+            (folder / name).unlink(missing_ok=True)
+            notes.append(f"{name} not drawn: the plotting library failed "
+                         f"({type(error).__name__}: {str(error)[:200]})")
+        else:
+            drawn.append(name)
+            if isinstance(note, str) and note:
+                notes.append(f"{name}: {note}")
+            continue
+        print(f"courtbench: warning: {notes[-1]}; the scores and tables are complete",
+              file=sys.stderr)
+    return drawn, notes

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from courtbench.errors import CourtbenchError
+from courtbench.leaderboard.protocol import check_option_types
 from courtbench.metric_modules import load_metric_module
 from ecthr_npd.baselines import SYSTEMS as BASELINE_SYSTEMS
 from ecthr_npd.data import load_benchmark
@@ -28,6 +29,32 @@ VIEWS = ("ID", "OOD", "Challenging")
 #: (key in npd_regression's result, displayed name, lower is better)
 TEST_METRICS = (("rmse", "RMSE", True), ("medae", "MedAE", True), ("zero_f1", "Zero-F1", False),
                 ("r2", "R²", False))
+
+
+#: Types of the evaluation options a report's rerun block must carry.
+OPTION_TYPES = {"splits": "str-list", "zero_threshold": float, "resamples": int, "seed": int,
+                "top_articles": int}
+#: The leaderboard protocol: Zero-F1 at the default threshold, at least this many resamples.
+PROTOCOL_ZERO_THRESHOLD = 0.5
+PROTOCOL_MIN_RESAMPLES = 1000
+SCOPE = "test cases; MAE also on the ID, OOD and Challenging views"
+
+
+def leaderboard_protocol(options: dict[str, Any], where: str) -> list[str]:
+    """How a report's options differ from the leaderboard protocol (empty: comparable):
+    the test split scored, ``--zero-threshold 0.5``, ``--resamples`` ≥ 1,000."""
+    check_option_types(options, OPTION_TYPES, where)
+    differences = []
+    if "test" not in options["splits"]:
+        differences.append(f"--splits {','.join(options['splits'])}: the test split was "
+                           "not scored")
+    if options["zero_threshold"] != PROTOCOL_ZERO_THRESHOLD:
+        differences.append(f"--zero-threshold {options['zero_threshold']}: the protocol "
+                           f"uses {PROTOCOL_ZERO_THRESHOLD}")
+    if options["resamples"] < PROTOCOL_MIN_RESAMPLES:
+        differences.append(f"--resamples {options['resamples']}: the protocol needs at "
+                           f"least {PROTOCOL_MIN_RESAMPLES:,}")
+    return differences
 
 
 def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:
@@ -87,7 +114,7 @@ def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
         errors = np.abs(predictions[system]["test"] - y_test)
         records.append({
             "system": system, "reference": system in BASELINE_SYSTEMS,
-            "metrics": metrics, "breakdowns": breakdowns, "paired_tests": tests,
+            "split": "test", "scope": SCOPE, "metrics": metrics, "breakdowns": breakdowns, "paired_tests": tests,
             "per_item_name": "absolute error on the test split (EUR)",
             "per_item_lower_is_better": True, "per_item": [float(e) for e in errors],
             **({"family": "baseline"} if system in BASELINE_SYSTEMS else {}),

@@ -114,5 +114,6 @@ PLUGIN = DatasetPlugin(
     package="ecthr_npd",
     rescore_report=deferred("ecthr_npd.leaderboard:rescore_report"),
     leaderboard_records=deferred("ecthr_npd.leaderboard:leaderboard_records"),
+    leaderboard_protocol=deferred("ecthr_npd.leaderboard:leaderboard_protocol"),
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -23,6 +23,10 @@ import numpy as np
 from ecthr_npd import figures as figures_module
 from ecthr_npd.data import SPLITS, BenchmarkData
 
+#: Largest value (EUR) drawn on the log axes; larger predictions are drawn at this value and
+#: counted in the report's figure notes (matplotlib cannot scale or label values near 1e308).
+PLOT_MAX_EUR = 1e12
+
 RANGES = (("zero", "0"), ("up_to_10k", ">0–10k"), ("10k_to_50k", "10k–50k"),
           ("over_50k", ">50k"))
 
@@ -64,16 +68,18 @@ def predicted_vs_actual(data: BenchmarkData, systems: dict[str, dict[str, np.nda
                         ) -> Callable[[Path], None]:
     y = data.target("test")
 
-    def draw(path: Path) -> None:
+    def draw(path: Path) -> str | None:
         plt = _pyplot()
         names = list(systems)
         columns = min(4, len(names))
         rows = -(-len(names) // columns)
         figure, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 3.0 * rows), dpi=100,
                                     squeeze=False)
-        top = max(float(y.max()), max(float(s["test"].max()) for s in systems.values())) + 1
+        shown = {name: np.minimum(systems[name]["test"], PLOT_MAX_EUR) for name in names}
+        clipped = {name: int(np.sum(systems[name]["test"] > PLOT_MAX_EUR)) for name in names}
+        top = max(float(y.max()), max(float(v.max()) for v in shown.values())) + 1
         for axis, name in zip(axes.flat, names, strict=False):
-            axis.scatter(y + 1, systems[name]["test"] + 1, s=3, alpha=0.3, linewidths=0)
+            axis.scatter(y + 1, shown[name] + 1, s=3, alpha=0.3, linewidths=0)
             axis.plot([1, top], [1, top], color="grey", linewidth=0.8)
             axis.set_xscale("log")
             axis.set_yscale("log")
@@ -85,8 +91,18 @@ def predicted_vs_actual(data: BenchmarkData, systems: dict[str, dict[str, np.nda
         for axis in list(axes.flat)[len(names):]:
             axis.set_visible(False)
         _save(figure, path)
+        return clip_note(clipped)
 
     return draw
+
+
+def clip_note(clipped: dict[str, int]) -> str | None:
+    """The report's note on predictions drawn at :data:`PLOT_MAX_EUR` (None: none were)."""
+    parts = [f"{name} {count:,}" for name, count in clipped.items() if count]
+    if not parts:
+        return None
+    return (f"predictions above {PLOT_MAX_EUR:.0e} EUR drawn at {PLOT_MAX_EUR:.0e} (scores use "
+            f"the real values): {', '.join(parts)} test case(s)")
 
 
 def mae_by_range(scores: dict[str, dict[str, Any]]) -> Callable[[Path], None]:
@@ -101,7 +117,7 @@ def mae_by_range(scores: dict[str, dict[str, Any]]) -> Callable[[Path], None]:
         floor = min(drawn) / 10 if drawn else 1.0  # where a zero MAE is marked on the log axis
         for i, name in enumerate(names):
             values = [scores[name]["test"]["bucket_mae"][key]["mae"] for key, _ in RANGES]
-            bars = axis.bar(positions + i * width, [np.nan if not v else v for v in values],
+            bars = axis.bar(positions + i * width, [np.nan if not v else min(v, PLOT_MAX_EUR) for v in values],
                             width=width, label=name)
             for position, value in zip(positions + i * width, values, strict=True):
                 if value == 0:  # a log axis has no 0: mark it instead of leaving a gap

@@ -14,11 +14,13 @@ record validation stay as they are; the macro-averages are over those pairs only
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 from rouge_score import rouge_scorer
 
+from courtbench.leaderboard.protocol import check_option_types
 from courtbench.leaderboard.results_schema import paired_bootstrap
 from courtbench.metric_modules import load_metric_module
 from slds.data import read_split
@@ -36,11 +38,45 @@ PRIMARY = "rougeL"
 Z_95 = 1.959963984540054
 
 
+#: Types of the evaluation options a report's rerun block must carry.
+OPTION_TYPES = {"split": str, "rouge_tokenizer": str, "bleu_tokenize": str, "bertscore": bool,
+                "resamples": int, "seed": int}
+#: The leaderboard protocol: option → value it must have (the CLI's defaults).
+PROTOCOL_OPTIONS = {"split": ("--splits", "test"), "rouge_tokenizer": ("--rouge-tokenizer",
+                                                                       "unicode"),
+                    "bleu_tokenize": ("--bleu-tokenize", "13a")}
+PROTOCOL_MIN_RESAMPLES = 1000
+
+
+def leaderboard_protocol(options: dict[str, Any], where: str) -> list[str]:
+    """How a report's options differ from the leaderboard protocol (empty: comparable):
+    the test split, the default Unicode ROUGE tokenizer and BLEU tokenizer, ≥ 1,000
+    resamples."""
+    check_option_types(options, OPTION_TYPES, where)
+    differences = [f"{flag} {options[key]}: the protocol uses {flag} {value}"
+                   for key, (flag, value) in PROTOCOL_OPTIONS.items() if options[key] != value]
+    if options["resamples"] < PROTOCOL_MIN_RESAMPLES:
+        differences.append(f"--resamples {options['resamples']}: the protocol needs at "
+                           f"least {PROTOCOL_MIN_RESAMPLES:,}")
+    return differences
+
+
+def _scope(tables: dict[str, Any]) -> str:
+    """The language pairs the report scored (columns of its ROUGE-L table)."""
+    columns = tables.get(PRIMARY, {}).get("columns", [])
+    pairs = [c for c in columns[1:] if c not in ("macro", "SE")]
+    return "language pairs " + ", ".join(pairs)
+
+
 def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     """Recompute the report described by ``rerun`` into ``out_dir``; returns its JSON."""
     paths = [Path(entry["path"]) for entry in rerun["predictions"].values()]
     return evaluate_files(Path(rerun["data"]), paths, out_dir,
                           settings_from_options(rerun["options"])).to_json()
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
 
 
 def _per_item_rouge_l(rerun: dict[str, Any], systems: list[str]) -> dict[str, list[float]]:
@@ -60,7 +96,9 @@ def _per_item_rouge_l(rerun: dict[str, Any], systems: list[str]) -> dict[str, li
         predicted, covered = read_system(Path(rerun["predictions"][system]["path"]), ids, pairs,
                                          None if configs is None else tuple(configs))
         # a failed generation (null) scores as an empty prediction, as in the report
-        values[system] = {i: 100.0 * scorer.score(reference, predicted[i] or "")["rougeL"].fmeasure
+        # NFC as in headnote_similarity: composed and decomposed "ä" are the same text
+        values[system] = {i: 100.0 * scorer.score(_nfc(reference), _nfc(predicted[i] or ""))
+                          ["rougeL"].fmeasure
                           for i, reference, pair in zip(ids, references, pairs, strict=True)
                           if pair in covered}
     return values
@@ -122,8 +160,9 @@ def leaderboard_records(rerun: dict[str, Any], report: dict[str, Any],
                           "p_better": result["p_a_better"]})
         records.append({
             "system": system, "reference": system in REFERENCE_SYSTEMS, "metrics": metrics,
+            "split": options["split"], "scope": _scope(report["tables"]),
             "breakdowns": breakdowns, "paired_tests": tests,
-            "per_item_name": "ROUGE-L F1 ×100 per test sample",
+            "per_item_name": f"ROUGE-L F1 ×100 per {options['split']} sample",
             "per_item_lower_is_better": False, "per_item": list(own.values()),
             **({"family": "baseline"} if system in REFERENCE_SYSTEMS else {}),
         })

@@ -32,6 +32,8 @@ def make_record(benchmark: str, system: str, per_item: list[float], *, lower: bo
         "breakdowns": breakdowns, "paired_tests": [],
         "per_item_name": "absolute error" if lower else "ROUGE-L", "per_item_lower_is_better":
             lower, "per_item": [float(v) for v in per_item],
+        "split": "test", "scope": "test", "options_json": "{}", "resamples": 1000,
+        "leaderboard_table": "main", "unofficial_reason": None,
     }
 
 

@@ -19,7 +19,7 @@ from courtbench.cli import main
 from courtbench.errors import CourtbenchError
 from courtbench.hub.offline import hub_offline
 from courtbench.leaderboard import results_schema
-from courtbench.leaderboard.folders import read_results_folder
+from courtbench.leaderboard.folders import read_results_folder, results_card
 from courtbench.leaderboard.hub import open_pull_request
 from courtbench.leaderboard.records import model_size_from_name, verified_records
 from courtbench.publish import detect_kind
@@ -39,7 +39,7 @@ def ecthr_report(tmp_path_factory) -> Path:
                  str(root / "preds"), "--systems", ",".join(ECTHR_SYSTEMS)]) == 0
     assert main(["evaluate", "ecthr_npd", "--data", str(root / "data"), "--predictions",
                  *[str(root / "preds" / f"{s}.csv") for s in ECTHR_SYSTEMS],
-                 "--out", str(root / "report"), "--resamples", "50", "--no-figures"]) == 0
+                 "--out", str(root / "report"), "--no-figures"]) == 0
     return root
 
 
@@ -60,7 +60,7 @@ def slds_report(tmp_path_factory) -> Path:
                              + "\n")
     assert main(["evaluate", "slds", "--data", str(data), "--predictions",
                  str(root / "lead.jsonl"), str(root / "mymodel.jsonl"), "--out",
-                 str(root / "report"), "--resamples", "50"]) == 0
+                 str(root / "report")]) == 0
     return root
 
 
@@ -135,12 +135,23 @@ def test_submit_opens_exactly_one_pull_request_with_one_file_per_system(ecthr_re
     assert results_schema.validate_result(record) == []
 
 
-def test_submit_cli_dry_run_sends_nothing(ecthr_report, capsys, monkeypatch):
+def accepting_folder(root: Path, tmp_path: Path, kind: str = "synthetic") -> Path:
+    """A local results folder whose card accepts the data of the report in ``root``."""
+    rerun = json.loads((root / "report" / "report.json").read_text())["provenance"]["rerun"]
+    folder = tmp_path / "accepting-results"
+    folder.mkdir(exist_ok=True)
+    (folder / "README.md").write_text(results_card(
+        {rerun["dataset"]: {rerun["data_fingerprint"]: kind}}), encoding="utf-8")
+    return folder
+
+
+def test_submit_cli_dry_run_sends_nothing(ecthr_report, capsys, monkeypatch, tmp_path):
     def refuse(*args, **kwargs):
         raise AssertionError("dry run must not contact the Hub")
 
     monkeypatch.setattr("courtbench.leaderboard.hub.HfApi", refuse)
     assert main(["submit", str(ecthr_report / "report"), "--repo-id", "org/res",
+                 "--results-folder", str(accepting_folder(ecthr_report, tmp_path)),
                  "--system", "zero", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "would open a pull request on dataset org/res" in out
@@ -184,14 +195,14 @@ def test_changed_metric_settings_are_refused(ecthr_report, tmp_path):
     root = _copy(ecthr_report, tmp_path)
     report_path = root / "report" / "report.json"
     report = json.loads(report_path.read_text())
-    report["provenance"]["rerun"]["options"]["zero_threshold"] = 10.0
+    report["provenance"]["rerun"]["options"]["top_articles"] = 3
     report_path.write_text(json.dumps(report))
     with pytest.raises(CourtbenchError, match="metric signature differs"):
         verified_records(root / "report")
 
 
 def test_unknown_system_and_old_report_are_clear_errors(ecthr_report, tmp_path):
-    with pytest.raises(CourtbenchError, match="--system nope: not in the report"):
+    with pytest.raises(CourtbenchError, match="--systems nope: not in the report"):
         verified_records(ecthr_report / "report", systems=["nope"])
     (tmp_path / "report.json").write_text(json.dumps({"provenance": {}}))
     with pytest.raises(CourtbenchError, match="no provenance.rerun block"):
@@ -251,3 +262,186 @@ def test_leaderboard_space_folder_passes_its_publish_checks(tmp_path):
     (out / "app.py").write_text((out / "app.py").read_text() + "\nimport plotly\n")
     with pytest.raises(CourtbenchError, match="app.py imports 'plotly'"):
         make_plan(out, "org/leaderboard")
+
+
+# ------------------------------------------- comparable records: accepted data and protocol
+
+def _evaluate_ecthr(root: Path, out: Path, *options: str) -> Path:
+    assert main(["evaluate", "ecthr_npd", "--data", str(root / "data"), "--predictions",
+                 *[str(root / "preds" / f"{s}.csv") for s in ECTHR_SYSTEMS],
+                 "--out", str(out), "--no-figures", *options]) == 0
+    return out
+
+
+def _rewrite_rerun(report_dir: Path, change) -> None:
+    path = report_dir / "report.json"
+    report = json.loads(path.read_text())
+    change(report["provenance"])
+    path.write_text(json.dumps(report))
+
+
+def test_leaderboard_init_pins_the_reference_data_fingerprints(ecthr_report, tmp_path):
+    from courtbench.hub import read_card_metadata
+    from courtbench.leaderboard.protocol import ACCEPTED_KEY
+
+    out = tmp_path / "results"
+    assert main(["leaderboard", "init", str(out), "--reference-report",
+                 str(ecthr_report / "report")]) == 0
+    rerun = json.loads((ecthr_report / "report" / "report.json").read_text())["provenance"][
+        "rerun"]
+    assert read_card_metadata(out)[ACCEPTED_KEY] == {
+        "ecthr_npd": {rerun["data_fingerprint"]: "synthetic"}}
+
+
+def test_submit_refuses_data_the_results_dataset_does_not_accept(ecthr_report, tmp_path,
+                                                                 capsys):
+    doctored = _copy(ecthr_report, tmp_path)  # a copy of the built data, changed, re-evaluated
+    with (doctored / "data" / "README.md").open("a", encoding="utf-8") as handle:
+        handle.write("\nmy own edit of the card\n")
+    shutil.rmtree(doctored / "report")
+    _evaluate_ecthr(doctored, doctored / "report")
+    results = accepting_folder(ecthr_report, tmp_path)
+    assert main(["submit", str(doctored / "report"), "--repo-id", "org/res", "--results-folder",
+                 str(results), "--dry-run"]) == 1
+    err = capsys.readouterr().err
+    assert "is not among the accepted ecthr_npd data" in err and "--unofficial" in err
+    assert main(["submit", str(doctored / "report"), "--repo-id", "org/res", "--results-folder",
+                 str(results), "--dry-run", "--unofficial", "--system", "zero"]) == 0
+    record = json.loads(capsys.readouterr().out.split("--- results/ecthr_npd/zero.json\n")[1]
+                        .splitlines()[0])
+    assert record["leaderboard_table"] == "unofficial"
+    assert "not among the accepted" in record["unofficial_reason"]
+
+
+def test_data_kind_comes_from_the_data_card_and_must_match_the_accepted_kind(ecthr_report,
+                                                                             tmp_path):
+    records = verified_records(ecthr_report / "report", systems=["zero"],
+                               accepted={"ecthr_npd": {}}, unofficial=True)
+    assert records[0]["data_kind"] == "synthetic"
+    rerun = json.loads((ecthr_report / "report" / "report.json").read_text())["provenance"][
+        "rerun"]
+    with pytest.raises(CourtbenchError, match="card says 'synthetic'.*as 'real' data"):
+        verified_records(ecthr_report / "report", systems=["zero"],
+                         accepted={"ecthr_npd": {rerun["data_fingerprint"]: "real"}})
+
+
+@pytest.mark.parametrize("options, named", [
+    (("--zero-threshold", "1000000"), "--zero-threshold 1000000.0: the protocol uses 0.5"),
+    (("--resamples", "2"), "--resamples 2: the protocol needs at least 1,000"),
+])
+def test_submit_refuses_scores_off_the_protocol_naming_the_option(ecthr_report, tmp_path,
+                                                                  options, named):
+    report = _evaluate_ecthr(ecthr_report, tmp_path / "report", *options)
+    accepted = {"ecthr_npd": {json.loads((report / "report.json").read_text())[
+        "provenance"]["rerun"]["data_fingerprint"]: "synthetic"}}
+    with pytest.raises(CourtbenchError, match=__import__("re").escape(named)):
+        verified_records(report, systems=["zero"], accepted=accepted)
+    record = verified_records(report, systems=["zero"], accepted=accepted, unofficial=True)[0]
+    assert record["leaderboard_table"] == "unofficial" and named in record["unofficial_reason"]
+    assert json.loads(record["options_json"])["resamples"] == record["resamples"]
+
+
+def test_records_on_the_protocol_go_to_the_main_table(ecthr_report):
+    rerun = json.loads((ecthr_report / "report" / "report.json").read_text())["provenance"][
+        "rerun"]
+    record = verified_records(ecthr_report / "report", systems=["zero"], accepted={
+        "ecthr_npd": {rerun["data_fingerprint"]: "synthetic"}})[0]
+    assert (record["leaderboard_table"], record["unofficial_reason"]) == ("main", None)
+    assert (record["split"], record["resamples"]) == ("test", 1000)
+    assert "ID, OOD and Challenging" in record["scope"]
+
+
+def test_slds_validation_split_and_ascii_tokenizer_are_named_and_per_item_follows_the_split(
+        slds_report, tmp_path):
+    from slds_fixtures import write_slds_folder
+
+    root = tmp_path / "slds_val"
+    root.mkdir()
+    decisions = [(f"Sachverhalt {i}. Das Gericht prüft Art. {i} BV.", "de") for i in range(4)]
+    data = write_slds_folder(root, decisions, {"de": "Art. 1 BV: Regeste."}, split="validation")
+    rows = read_split(data, "validation", columns=("decision",))
+    with open(root / "lead.jsonl", "w", encoding="utf-8") as handle:
+        for sample_id, decision in zip(rows["sample_id"], rows["decision"], strict=True):
+            handle.write(json.dumps({"sample_id": sample_id, "prediction": decision[:30]}) + "\n")
+    assert main(["evaluate", "slds", "--data", str(data), "--predictions",
+                 str(root / "lead.jsonl"), "--out", str(root / "report"), "--splits",
+                 "validation", "--rouge-tokenizer", "rouge_score"]) == 0
+    with pytest.raises(CourtbenchError) as refused:
+        verified_records(root / "report", accepted={"slds": {}})
+    assert "--splits validation: the protocol uses --splits test" in str(refused.value)
+    assert "--rouge-tokenizer rouge_score" in str(refused.value)
+    record = verified_records(root / "report", accepted={"slds": {}}, unofficial=True)[0]
+    assert record["split"] == "validation"
+    assert record["per_item_name"] == "ROUGE-L F1 ×100 per validation sample"
+
+
+def test_constant_baselines_record_no_selection(ecthr_report):
+    records = {r["system"]: r for r in verified_records(ecthr_report / "report")}
+    assert records["zero"]["selection"] is None and records["train_median"]["selection"] is None
+
+
+def test_a_report_naming_the_root_as_its_data_is_refused_without_hashing(ecthr_report, tmp_path,
+                                                                        monkeypatch):
+    root = _copy(ecthr_report, tmp_path)
+    _rewrite_rerun(root / "report", lambda p: p["rerun"].update(data="/"))
+
+    def no_hashing(*args, **kwargs):
+        raise AssertionError("the data folder must not be hashed")
+
+    monkeypatch.setattr("courtbench.leaderboard.records.list_files", no_hashing)
+    with pytest.raises(CourtbenchError, match="the report's data folder: --data /"):
+        verified_records(root / "report")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda p: p.update(rerun=[1, 2]), "provenance.rerun is a list"),
+    (lambda p: p["rerun"].pop("options"), "provenance.rerun has no 'options'"),
+    (lambda p: p["rerun"]["options"].update(splits="test"),
+     "provenance.rerun.options.splits = 'test'; expected a list of texts"),
+    (lambda p: p["rerun"]["options"].pop("resamples"), "options has no 'resamples'"),
+    (lambda p: p["rerun"]["predictions"].update(zero="x.csv"), r"predictions\['zero'\]"),
+])
+def test_a_malformed_rerun_block_is_one_clear_line(ecthr_report, tmp_path, capsys, change,
+                                                    message):
+    root = _copy(ecthr_report, tmp_path)
+    _rewrite_rerun(root / "report", change)
+    assert main(["submit", str(root / "report"), "--repo-id", "org/res", "--results-folder",
+                 str(accepting_folder(ecthr_report, tmp_path)), "--dry-run"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and __import__("re").search(message, err), err
+
+
+def test_submit_with_the_hub_down_is_one_line(ecthr_report, tmp_path, capsys, monkeypatch):
+    import requests
+
+    from courtbench.leaderboard.hub import read_accepted_data
+
+    def down(*args, **kwargs):
+        raise requests.exceptions.ConnectionError("connection refused")
+
+    with pytest.raises(CourtbenchError, match="could not reach the Hub to read the accepted"):
+        read_accepted_data("org/res", download=down)
+    records = verified_records(ecthr_report / "report", systems=["zero"])
+
+    class DownApi:
+        def create_commit(self, *args, **kwargs):
+            down()
+
+    with pytest.raises(CourtbenchError, match="could not reach the Hub to open the pull"):
+        open_pull_request(records, "org/res", api=DownApi())
+    monkeypatch.setattr("courtbench.leaderboard.hub.hf_hub_download", down)
+    assert main(["submit", str(ecthr_report / "report"), "--repo-id", "org/res"]) == 1
+    assert "could not reach the Hub" in capsys.readouterr().err
+
+
+def test_leaderboard_check_names_a_folder_called_json_and_deep_nesting(tmp_path, capsys):
+    folder = tmp_path / "results"
+    (folder / "results" / "ecthr_npd" / "x.json").mkdir(parents=True)
+    (folder / "README.md").write_text(results_card(), encoding="utf-8")
+    assert main(["leaderboard", "check", str(folder)]) == 1
+    assert "is a folder or link, not a record file" in capsys.readouterr().err
+    (folder / "results" / "ecthr_npd" / "x.json").rmdir()
+    (folder / "results" / "ecthr_npd" / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["leaderboard", "check", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "nested too deeply" in err and len(err.strip().splitlines()) == 1

@@ -274,7 +274,7 @@ def test_metric_plan_lists_exactly_the_allowed_files(metric_folder, metric_plan)
 
 
 def test_fingerprint_follows_content(dataset_copy, dataset_plan):
-    (dataset_copy / "award_distribution.png").write_bytes(b"\x89PNG other")
+    (dataset_copy / "award_distribution.png").write_bytes(b"\x89PNG\r\n\x1a\n other")
     assert make_plan(dataset_copy, "org/toy").fingerprint != dataset_plan.fingerprint
 
 

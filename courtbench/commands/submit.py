@@ -1,13 +1,19 @@
 """``courtbench submit``: send an evaluation report's systems to the leaderboard.
 
-    courtbench submit REPORT_DIR --repo-id ORG/courtbench-results [--system NAME ...]
-        [--family NAME] [--model-size-b N] [--dry-run]
+    courtbench submit REPORT_DIR --repo-id ORG/courtbench-results [--systems NAME[,NAME] ...]
+        [--family NAME] [--model-size-b N] [--unofficial] [--results-folder DIR] [--dry-run]
 
 The report (written by ``courtbench evaluate``) is re-scored first: the data folder and the
 prediction files it names must have the recorded fingerprint and hashes, the metric code the
-recorded signature, and every number must come out the same. Then one JSON record per system
-goes to the results dataset repository as a single pull request; ``--dry-run`` prints the
-files and the pull request instead.
+recorded signature, and every number must come out the same. Only comparable records are
+sent: the data must be data the results dataset accepts (its card lists the accepted
+fingerprints per benchmark, written by ``courtbench leaderboard init``; ``data_kind`` comes
+from the data's own card), and the report must be scored with the benchmark's protocol (the
+test split, the default thresholds and tokenizers, at least 1,000 resamples). Anything else is
+refused with the difference named, unless ``--unofficial`` sends it to the labelled
+"unofficial data" table. Then one JSON record per system goes to the results dataset
+repository as a single pull request; ``--dry-run`` prints the files and the pull request
+instead.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.leaderboard.hub import open_pull_request, pr_description
+from courtbench.leaderboard.hub import open_pull_request, pr_description, read_accepted_data
 from courtbench.leaderboard.records import verified_records
 from courtbench.leaderboard.results_schema import dumps_record, record_path
 
@@ -26,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
         overrides["family"] = args.family
     if args.model_size_b is not None:
         overrides["model_size_b"] = args.model_size_b
-    records = verified_records(args.report, systems=args.system, overrides=overrides)
+    accepted = read_accepted_data(args.repo_id, results_folder=args.results_folder)
+    systems = [name for value in args.system or () for name in value.split(",") if name] or None
+    records = verified_records(args.report, systems=systems, overrides=overrides,
+                               accepted=accepted, unofficial=args.unofficial)
     if args.dry_run:
         title, body = pr_description(records)
         print(f"would open a pull request on dataset {args.repo_id}: {title}\n{body}\n")
@@ -58,11 +67,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--repo-id", required=True, metavar="ORG/NAME",
                         help="the results dataset repository (e.g. ORG/courtbench-results)")
     parser.add_argument("--system", action="append", metavar="NAME",
-                        help="submit only this system (repeatable; default: all in the report)")
+                        help="submit only these systems (comma-separated or repeated; default: "
+                             "all in the report)")
     parser.add_argument("--family", help="system family shown on the page (default: from the "
                                          "runner manifest or baseline settings)")
     parser.add_argument("--model-size-b", type=_size, metavar="N",
                         help="model size in billions of parameters (default: from its name)")
+    parser.add_argument("--unofficial", action="store_true",
+                        help="submit records off the protocol or off the accepted data to the "
+                             "labelled 'unofficial data' table instead of refusing them")
+    parser.add_argument("--results-folder", type=Path, metavar="DIR",
+                        help="read the accepted data from this local copy of the results "
+                             "dataset instead of from --repo-id on the Hub")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the files and the pull request; send nothing")
     parser.set_defaults(func=run)

@@ -5,15 +5,20 @@ parts) goes through :func:`atomic_output_dir`, which:
 
 - refuses, before any work, an existing ``--out`` that is not empty unless it carries the
   marker file :data:`MARKER` (``.courtbench.json``: kind, courtbench version, the files it
-  wrote) of the same kind and holds nothing but the files that marker lists — a folder with
-  anything else in it is refused with the list of those foreign files, never deleted;
+  wrote with their sha256, the folder it was written for) of the same kind, was written for
+  this very folder and holds nothing but the files that marker lists, each with the content
+  courtbench wrote — a folder with anything else in it, a hand-edited file, or a marker
+  copied from another folder is refused with the list, never deleted;
 - writes into a hidden sibling ``.<out>.partial-<pid>-<random>`` (same file system, so the
   final rename is atomic), then writes the marker and swaps the folder into place;
 - on any exception (``KeyboardInterrupt`` and the CLI's SIGTERM included) removes the partial
   folder and leaves ``--out`` as it was; a disk-full or permission error becomes one
   :class:`~courtbench.errors.CourtbenchError` line saying that nothing was replaced;
 - removes partial folders of processes that died without cleaning up (``kill -9``), and
-  restores a previous output whose replacement was interrupted mid-swap;
+  restores a previous output whose replacement was interrupted mid-swap; a partial folder is
+  stale only when nobody holds its lock (``fcntl.flock`` on the folder, held for the whole
+  run), so a live build in another PID namespace or container sharing the volume is never
+  taken for a dead one;
 - gives the folder the permissions of the user's umask (``mkdtemp`` alone makes it 0700).
 
 Inputs never live inside an output: :func:`refuse_inputs_inside` checks that before any work.
@@ -22,6 +27,8 @@ Inputs never live inside an output: :func:`refuse_inputs_inside` checks that bef
 from __future__ import annotations
 
 import errno
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -37,8 +44,8 @@ from courtbench.errors import CourtbenchError
 
 #: Name of the ownership marker inside every output folder courtbench writes.
 MARKER = ".courtbench.json"
-#: Version of the marker's layout.
-MARKER_FORMAT = 1
+#: Version of the marker's layout (2: ``sha256`` per file and the ``folder`` written for).
+MARKER_FORMAT = 2
 #: Output kinds recorded in markers (a writer may name its own).
 HUB_FOLDER_KIND = "Hub dataset folder"
 PREDICTIONS_KIND = "predictions folder"
@@ -67,8 +74,9 @@ def read_marker(folder: Path) -> dict | None:
         raise CourtbenchError(f"{path}: unreadable ownership marker ({error}); refusing to "
                               "replace the folder") from None
     files = marker.get("files") if isinstance(marker, dict) else None
+    hashes = marker.get("sha256", {}) if isinstance(marker, dict) else None
     if (not isinstance(files, list) or not all(isinstance(f, str) for f in files)
-            or not isinstance(marker.get("kind"), str)):
+            or not isinstance(marker.get("kind"), str) or not isinstance(hashes, dict)):
         raise CourtbenchError(f"{path}: not an ownership marker courtbench wrote (expected an "
                               "object with 'kind' and a list 'files'); refusing to replace "
                               "the folder")
@@ -95,6 +103,39 @@ def foreign_entries(folder: Path, marker: dict) -> list[str]:
     """Entries of ``folder`` its marker does not list (the marker itself excluded)."""
     listed = set(marker["files"]) | {MARKER}
     return [entry for entry in _entries(folder) if entry not in listed]
+
+
+def _content_digest(path: Path) -> str:
+    """sha256 of a file's bytes, or ``link:<target>`` for a symbolic link (never followed)."""
+    if path.is_symlink():
+        return "link:" + os.readlink(path)
+    if not path.is_file():
+        return "not-a-file"
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _folder_id(folder: Path) -> str:
+    """The absolute path a marker records as the folder it was written for."""
+    folder = Path(folder).absolute()
+    return str(folder.parent.resolve() / folder.name)
+
+
+def changed_entries(folder: Path, marker: dict) -> list[str]:
+    """Listed files whose content is not what courtbench wrote (or, for a marker without
+    hashes, every listed file: its content cannot be proved)."""
+    hashes = marker.get("sha256") or {}
+    changed = []
+    for name in marker["files"]:
+        path = Path(folder) / name
+        if name.endswith("/") or not (path.exists() or path.is_symlink()):
+            continue  # empty folders carry no content; a missing file is nothing to lose
+        if hashes.get(name) != _content_digest(path):
+            changed.append(name)
+    return changed
 
 
 def _listing(entries: list[str]) -> str:
@@ -142,6 +183,23 @@ def check_replaceable(out_dir: Path, *, kind: str,
             f"--out {out_dir}: refusing to replace it: besides the {kind} courtbench wrote it "
             f"holds {len(foreign)} file(s) courtbench did not write: {_listing(foreign)}; "
             "nothing was changed; move them away or choose another folder")
+    _check_marker_content(out_dir, marker)
+
+
+def _check_marker_content(out_dir: Path, marker: dict) -> None:
+    """Refuse a marker written for another folder, and listed files whose content changed."""
+    if marker.get("folder") != _folder_id(out_dir):
+        raise CourtbenchError(
+            f"--out {out_dir}: refusing to replace it: its {MARKER} was written for "
+            f"{marker.get('folder') or 'another folder (a marker without a folder)'}, not this "
+            "one (copied or moved), so its files cannot be proved courtbench's; nothing was "
+            "changed; choose another folder or remove it yourself")
+    changed = changed_entries(out_dir, marker)
+    if changed:
+        raise CourtbenchError(
+            f"--out {out_dir}: refusing to replace it: {len(changed)} file(s) differ from "
+            f"what courtbench wrote (edited by hand?): {_listing(changed)}; nothing was "
+            "changed; move them away or choose another folder")
 
 
 def refuse_inputs_inside(out_dir: Path, inputs: Iterable[tuple[str, Path | None]]) -> None:
@@ -189,6 +247,38 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def lock_folder(folder: Path) -> int:
+    """Hold an exclusive ``flock`` on ``folder`` (returns the descriptor; close it to
+    release). Processes in other PID namespaces or containers on the same kernel see it."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _locked_by_someone(folder: Path) -> bool:
+    """Whether another process holds the lock of a partial folder (unreadable: assume so)."""
+    try:
+        descriptor = lock_folder(folder)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return True  # cannot tell (another user's folder): keep it
+    os.close(descriptor)
+    return False
+
+
+def _in_use(entry: Path, what: str, pid: int) -> bool:
+    """A partial folder is in use while its lock is held; an old-output folder (a swap in
+    progress, which lasts two renames) while its process runs."""
+    if what == "partial":
+        return pid == os.getpid() or _locked_by_someone(entry)
+    return _pid_alive(pid)
+
+
 def clean_stale_scratch(out_dir: Path) -> list[Path]:
     """Remove the hidden partial folders of ``out_dir`` left by processes that no longer run;
     restore an interrupted replacement (``.<out>.old-<pid>-*`` of a dead process while
@@ -200,7 +290,7 @@ def clean_stale_scratch(out_dir: Path) -> list[Path]:
     for entry in sorted(out_dir.parent.iterdir()):
         match = _SCRATCH.match(entry.name)
         if (not match or match["name"] != out_dir.name or entry.is_symlink()
-                or not entry.is_dir() or _pid_alive(int(match["pid"]))):
+                or not entry.is_dir() or _in_use(entry, match["what"], int(match["pid"]))):
             continue
         if match["what"] == "old" and not out_dir.exists():
             entry.rename(out_dir)
@@ -213,12 +303,16 @@ def clean_stale_scratch(out_dir: Path) -> list[Path]:
     return handled
 
 
-def _write_marker(folder: Path, kind: str) -> None:
+def _write_marker(folder: Path, kind: str, target: Path) -> None:
+    """Write the marker of ``folder`` (to be moved to ``target``): every entry with its
+    content digest, and ``target`` as the folder it was written for."""
     files = _entries(folder)
     if MARKER in files:
         raise ValueError(f"{folder}: a writer wrote {MARKER} itself; the name is reserved")
     marker = {"format": MARKER_FORMAT, "kind": kind, "courtbench_version": __version__,
-              "files": files}
+              "files": files, "folder": _folder_id(target),
+              "sha256": {name: _content_digest(folder / name) for name in files
+                         if not name.endswith("/")}}
     (folder / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True,
                                             ensure_ascii=False, allow_nan=False) + "\n",
                                  encoding="utf-8")
@@ -280,11 +374,12 @@ def atomic_output_dir(out_dir: Path, *, kind: str = "courtbench output folder",
         clean_stale_scratch(out_dir)
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.partial-{os.getpid()}-",
                                         dir=out_dir.parent))
+        lock = lock_folder(tmp_dir)  # held until the folder is in place or removed
     except OSError as error:
         raise _write_failed(out_dir, existed, error) from None
     try:
         yield tmp_dir
-        _write_marker(tmp_dir, kind)
+        _write_marker(tmp_dir, kind, out_dir)
         tmp_dir.chmod(0o777 & ~_current_umask())
         _swap_into_place(tmp_dir, out_dir, kind)
     except BaseException as error:
@@ -292,3 +387,5 @@ def atomic_output_dir(out_dir: Path, *, kind: str = "courtbench output folder",
         if isinstance(error, OSError) and error.errno in WRITE_ERRNOS:
             raise _write_failed(out_dir, existed, error) from None
         raise
+    finally:
+        os.close(lock)

@@ -19,6 +19,7 @@ import yaml
 
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import atomic_output_dir
+from courtbench.leaderboard.protocol import ACCEPTED_KEY
 from courtbench.leaderboard.records import verified_records
 from courtbench.leaderboard.results_schema import (
     FEATURES_YAML,
@@ -50,21 +51,40 @@ results = load_dataset("<this repo>", split="train")   # one row per system
 Reference baselines (`reference: true`) are the first rows; `data_kind` says whether a row
 was computed on the real release or on courtbench's synthetic stand-in — only rows with the
 same `data_fingerprint` are comparable.
+
+The accepted data is pinned in this card (`{accepted_key}`: benchmark → data fingerprint →
+data kind), written by `courtbench leaderboard init` from the reference reports and changed
+only by this repository's owner. `courtbench submit` refuses records whose data fingerprint is
+not listed, or that were not scored with the benchmark's protocol (`split`, `resamples`,
+`options_json`); with `--unofficial` they are recorded with `leaderboard_table:
+unofficial` and the reason, to be shown in a separate, labelled "unofficial data" table.
 """
 
 
-def results_card() -> str:
-    """The results repository's card: YAML (config, features, marker) and the description."""
+def results_card(accepted: dict[str, dict[str, str]] | None = None) -> str:
+    """The results repository's card: YAML (config, features, marker, accepted data
+    ``{benchmark: {fingerprint: data_kind}}``) and the description."""
     metadata = {
         "pretty_name": "courtbench leaderboard results",
         "tags": ["leaderboard", "courtbench"],
         "courtbench_results": SCHEMA_VERSION,
+        ACCEPTED_KEY: accepted or {},
         "configs": [{"config_name": "default", "data_files": [
             {"split": "train", "path": "results/**/*.json"}]}],
         "dataset_info": {"features": FEATURES_YAML},
     }
     front = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True)
-    return f"---\n{front}---\n{CARD_BODY.format(schema=SCHEMA_VERSION)}"
+    body = CARD_BODY.format(schema=SCHEMA_VERSION, accepted_key=ACCEPTED_KEY)
+    return f"---\n{front}---\n{body}"
+
+
+def accepted_from_records(records: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """``{benchmark: {fingerprint: data_kind}}`` of the reference records."""
+    accepted: dict[str, dict[str, str]] = {}
+    for record in records:
+        accepted.setdefault(record["benchmark"], {})[record["data_fingerprint"]] = \
+            record["data_kind"]
+    return accepted
 
 
 def _reference_records(report_dirs: list[Path]) -> list[dict[str, Any]]:
@@ -91,7 +111,8 @@ def write_results_folder(out_dir: Path, report_dirs: list[Path]) -> list[str]:
     records = _reference_records(report_dirs)
     with atomic_output_dir(out_dir, kind="leaderboard results folder",
                            is_ours=is_results_folder) as tmp:
-        (tmp / "README.md").write_text(results_card(), encoding="utf-8")
+        (tmp / "README.md").write_text(results_card(accepted_from_records(records)),
+                                       encoding="utf-8")
         for record in records:
             path = tmp / record_path(record)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,10 +133,16 @@ def read_results_folder(folder: Path) -> list[dict[str, Any]]:
                               "`courtbench leaderboard init`")
     records = []
     for path in sorted((Path(folder) / "results").rglob("*.json")):
+        if path.is_symlink() or not path.is_file():
+            raise CourtbenchError(f"{path}: is a folder or link, not a record file; expected "
+                                  "results/<benchmark>/<system>.json files only")
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise CourtbenchError(f"{path}: not valid JSON ({error})") from None
+        except RecursionError:
+            raise CourtbenchError(f"{path}: JSON nested too deeply to be a result record"
+                                  ) from None
         problems = validate_result(record)
         if not problems and path.relative_to(folder).as_posix() != record_path(record):
             problems = [f"stored as {path.relative_to(folder).as_posix()}, expected "

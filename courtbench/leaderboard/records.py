@@ -19,11 +19,12 @@ from typing import Any
 
 from courtbench import __version__
 from courtbench.errors import CourtbenchError
-from courtbench.hub import read_card_metadata
+from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.hub.files import fingerprint, list_files, sha256_file
+from courtbench.leaderboard.protocol import check_rerun_shape, data_problem, table_for
 from courtbench.leaderboard.rerun import metric_signature
 from courtbench.leaderboard.results_schema import SCHEMA_VERSION, validate_result
-from courtbench.plugins import DatasetPlugin, load_plugins
+from courtbench.plugins import DatasetPlugin, check_data_folder, load_plugins
 
 #: Relative tolerance when comparing a reported number with its recomputation (JSON floats
 #: round-trip exactly; the tolerance only absorbs last-bit differences across platforms).
@@ -41,11 +42,12 @@ def read_report(report_dir: Path) -> dict[str, Any]:
                               "`courtbench evaluate`") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CourtbenchError(f"{path}: not valid JSON ({error})") from None
-    rerun = document.get("provenance", {}).get("rerun") if isinstance(document, dict) else None
-    if not isinstance(rerun, dict):
+    provenance = document.get("provenance") if isinstance(document, dict) else None
+    if not isinstance(provenance, dict) or "rerun" not in provenance:
         raise CourtbenchError(f"{path}: no provenance.rerun block; re-run `courtbench evaluate` "
                               "with this courtbench version to produce a report that can be "
                               "submitted")
+    check_rerun_shape(provenance["rerun"], str(path))
     return document
 
 
@@ -97,10 +99,16 @@ def _table_differences(reported: dict, fresh: dict) -> list[str]:
 
 
 def check_inputs(rerun: dict[str, Any], modules_signature: str) -> None:
-    """Refuse when the data folder, a prediction file or the metric signature changed."""
+    """Refuse when the data folder, a prediction file or the metric signature changed.
+
+    The data folder must be a Hub folder courtbench built for the report's dataset (its card
+    says so) before anything in it is hashed: ``rerun.data = "/"`` is refused, not hashed.
+    """
     data = Path(rerun["data"])
-    if not data.is_dir():
-        raise CourtbenchError(f"data folder {data} named by the report does not exist")
+    try:
+        check_data_folder(data, rerun["dataset"])
+    except CourtbenchError as error:
+        raise CourtbenchError(f"the report's data folder: {error}") from None
     found = fingerprint(list_files(data))
     if found != rerun["data_fingerprint"]:
         raise CourtbenchError(f"data fingerprint differs: report {rerun['data_fingerprint'][:16]}…, "
@@ -131,7 +139,9 @@ def plugin_for_report(report: dict[str, Any]) -> DatasetPlugin:
 
 def verified_records(report_dir: Path, *, systems: list[str] | None = None,
                      overrides: dict[str, Any] | None = None,
-                     today: _dt.date | None = None) -> list[dict[str, Any]]:
+                     today: _dt.date | None = None,
+                     accepted: dict[str, dict[str, str]] | None = None,
+                     unofficial: bool = False) -> list[dict[str, Any]]:
     """Re-score the report in ``report_dir`` and return one valid record per system.
 
     Args:
@@ -139,46 +149,78 @@ def verified_records(report_dir: Path, *, systems: list[str] | None = None,
         systems: the systems to keep (default: every system of the report).
         overrides: record fields to set on every record (``family``, ``model_size_b`` …).
         today: the record date (default: today, UTC).
+        accepted: the results dataset's accepted data ``{benchmark: {fingerprint:
+            data_kind}}``; ``None`` (``leaderboard init``, which declares it) skips that check.
+        unofficial: put records off the protocol or off the accepted data into the
+            labelled ``unofficial`` table instead of refusing them.
 
     Raises:
         CourtbenchError: the data, a predictions file, the metric signature or any number
-            differs from the report, a named system is absent, or a record is invalid.
+            differs from the report, a named system is absent, the options are not the
+            protocol's or the data not the accepted data (without ``unofficial``), or a
+            record is invalid.
     """
     report = read_report(report_dir)
     rerun = report["provenance"]["rerun"]
     plugin = plugin_for_report(report)
+    where = str(Path(report_dir) / "report.json")
+    differences = (plugin.leaderboard_protocol(rerun["options"], where)
+                   if plugin.leaderboard_protocol else [])
     check_inputs(rerun, metric_signature(rerun["options"], rerun.get("modules", ())))
     unknown = sorted(set(systems or ()) - set(rerun["predictions"]))
     if unknown:
-        raise CourtbenchError(f"--system {', '.join(unknown)}: not in the report; it has "
+        raise CourtbenchError(f"--systems {', '.join(unknown)}: not in the report; it has "
                               f"{', '.join(sorted(rerun['predictions']))}")
+    data_kind = verified_data_kind(plugin, Path(rerun["data"]))
+    if accepted is not None:
+        problem = data_problem(plugin.name, rerun["data_fingerprint"], data_kind, accepted)
+        differences += [problem] if problem else []
+    table, reason = table_for(differences, unofficial)
     with tempfile.TemporaryDirectory(prefix="courtbench-rescore-") as scratch:
         fresh = plugin.rescore_report(rerun, Path(scratch) / "report")
     problems = _table_differences(report.get("tables", {}), fresh.get("tables", {}))
     if problems:
         raise CourtbenchError("numbers differ from a fresh re-scoring: " + "; ".join(problems[:5])
                               + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""))
-    data_kind = "synthetic" if "synthetic" in (read_card_metadata(Path(rerun["data"]))
-                                               .get("tags") or []) else "real"
-    date = (today or _dt.datetime.now(_dt.timezone.utc).date()).isoformat()
-    records = []
-    for record in plugin.leaderboard_records(rerun, fresh,
-                                             systems or sorted(rerun["predictions"])):
-        record = {**record, "schema": SCHEMA_VERSION, "benchmark": plugin.name,
-                  "data_kind": data_kind, "data_source": Path(rerun["data"]).name,
-                  "data_fingerprint": rerun["data_fingerprint"],
-                  "metric_signature": rerun["metric_signature"],
-                  "predictions_sha256": rerun["predictions"][record["system"]]["sha256"],
-                  "courtbench_version": __version__, "date": date,
-                  **_runner_fields(Path(rerun["predictions"][record["system"]]["path"])),
-                  **(overrides or {})}
-        record.setdefault("family", "baseline" if record.get("reference") else "other")
-        problems = validate_result(record)
-        if problems:
-            raise CourtbenchError(f"record of system {record['system']!r} is invalid: "
-                                  + "; ".join(problems))
-        records.append(record)
-    return records
+    common = {"schema": SCHEMA_VERSION, "benchmark": plugin.name, "data_kind": data_kind,
+              "data_source": Path(rerun["data"]).name,
+              "data_fingerprint": rerun["data_fingerprint"],
+              "metric_signature": rerun["metric_signature"], "courtbench_version": __version__,
+              "date": (today or _dt.datetime.now(_dt.timezone.utc).date()).isoformat(),
+              "options_json": json.dumps(rerun["options"], sort_keys=True, default=str),
+              "resamples": rerun["options"].get("resamples", 0),
+              "leaderboard_table": table, "unofficial_reason": reason}
+    return [_finished_record(record, common, rerun, overrides)
+            for record in plugin.leaderboard_records(rerun, fresh,
+                                                     systems or sorted(rerun["predictions"]))]
+
+
+def verified_data_kind(plugin: DatasetPlugin, data: Path) -> str:
+    """``synthetic`` or ``real``, from the data's own card, after the folder is verified
+    (every config loads offline and matches the card, so the card describes this data; the
+    fingerprint, which covers the card, is pinned by the results dataset's accepted data)."""
+    del plugin  # the dataset audit is `courtbench verify`'s; the card check is what matters here
+    try:
+        verify_folder(data)
+    except CourtbenchError as error:
+        raise CourtbenchError(f"the report's data folder {data} does not verify: "
+                              + "; ".join(str(error).splitlines()[:4])) from None
+    tags = read_card_metadata(data).get("tags") or []
+    return "synthetic" if "synthetic" in tags else "real"
+
+
+def _finished_record(record: dict[str, Any], common: dict[str, Any], rerun: dict[str, Any],
+                     overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """A plugin's record with the generic fields, runner fields and overrides; validated."""
+    entry = rerun["predictions"][record["system"]]
+    record = {**record, **common, "predictions_sha256": entry["sha256"],
+              **_runner_fields(Path(entry["path"]), record["system"]), **(overrides or {})}
+    record.setdefault("family", "baseline" if record.get("reference") else "other")
+    problems = validate_result(record)
+    if problems:
+        raise CourtbenchError(f"record of system {record['system']!r} is invalid: "
+                              + "; ".join(problems))
+    return record
 
 
 _SIZE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[bB](?![a-zA-Z])")
@@ -190,7 +232,19 @@ def model_size_from_name(name: str | None) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def _runner_fields(predictions: Path) -> dict[str, Any]:
+def _system_selection(settings: dict[str, Any], system: str) -> str | None:
+    """How a baseline chose its settings, per system (``None`` for systems that select
+    nothing, such as the constant baselines)."""
+    per_system = settings.get("systems")
+    if isinstance(per_system, dict):
+        variant = (per_system.get(system) or {}).get("variant") or {}
+        selection = variant.get("selection")
+        return selection if isinstance(selection, str) and selection != "none" else None
+    selection = settings.get("selection")
+    return selection if isinstance(selection, str) else None
+
+
+def _runner_fields(predictions: Path, system: str) -> dict[str, Any]:
     """Model, endpoint, parameters and prompt hashes from a runner's manifest beside the
     predictions (``<file name>.manifest.json``), or the baseline settings (``settings.json``)."""
     fields: dict[str, Any] = {"model_name": None, "model_size_b": None, "endpoint_host": None,
@@ -214,7 +268,7 @@ def _runner_fields(predictions: Path) -> dict[str, Any]:
                       family="llm")
     elif settings.is_file():
         document = json.loads(settings.read_text(encoding="utf-8"))
-        fields.update(selection=document.get("selection"),
+        fields.update(selection=_system_selection(document, system),
                       parameters_json=json.dumps({k: v for k, v in document.items()
                                                   if k not in ("data",)}, sort_keys=True,
                                                  default=str))

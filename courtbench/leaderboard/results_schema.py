@@ -54,6 +54,19 @@ FIELDS: dict[str, tuple[type, bool]] = {
     "per_item_lower_is_better": (bool, False), "per_item": (list, False),
 }
 
+#: What was scored and how, and the table a record belongs in (``courtbench submit`` refuses
+#: records off the protocol or off the accepted data unless ``--unofficial`` puts them into
+#: the labelled ``unofficial`` table): ``split`` scored, ``scope`` (views, language pairs),
+#: ``options_json`` (every evaluation option, JSON text), ``resamples`` (bootstrap),
+#: ``leaderboard_table`` (``main`` or ``unofficial``) and ``unofficial_reason``.
+COMPARABILITY_FIELDS: dict[str, tuple[type, bool]] = {
+    "split": (str, False), "scope": (str, False), "options_json": (str, False),
+    "resamples": (float, False), "leaderboard_table": (str, False),
+    "unofficial_reason": (str, True),
+}
+LEADERBOARD_TABLES = ("main", "unofficial")
+FIELDS.update(COMPARABILITY_FIELDS)
+
 #: ``datasets`` features of a record, written into the results repository's card.
 FEATURES_YAML: list[dict] = (
     [{"name": name, "dtype": {str: "string", bool: "bool", float: "float64"}[kind]}
@@ -149,6 +162,27 @@ def _per_item_problems(record: dict) -> list[str]:
     return problems
 
 
+def _comparability_problems(record: dict) -> list[str]:
+    """Values of :data:`COMPARABILITY_FIELDS` that are not allowed."""
+    problems = []
+    if record["leaderboard_table"] not in LEADERBOARD_TABLES:
+        problems.append(f"leaderboard_table: {record['leaderboard_table']!r}; expected one of "
+                        f"{LEADERBOARD_TABLES}")
+    elif (record["leaderboard_table"] == "unofficial") != (record["unofficial_reason"]
+                                                           is not None):
+        problems.append("unofficial_reason: expected text exactly when leaderboard_table is "
+                        "'unofficial'")
+    resamples = record["resamples"]
+    if resamples != int(resamples) or resamples < 0:
+        problems.append(f"resamples: {resamples!r}; expected a whole number ≥ 0")
+    try:
+        if not isinstance(json.loads(record["options_json"]), dict):
+            problems.append("options_json: expected a JSON object as text")
+    except ValueError:
+        problems.append("options_json: not valid JSON text")
+    return problems
+
+
 def validate_result(record) -> list[str]:
     """Return every problem of a result record (empty list: valid).
 
@@ -171,7 +205,7 @@ def validate_result(record) -> list[str]:
     problems += _struct_problems(record["paired_tests"], _TEST_FIELDS, "paired_tests", set())
     if not problems and sum(m["primary"] for m in record["metrics"]) != 1:
         problems.append("metrics: expected exactly one primary metric")
-    return problems + _per_item_problems(record)
+    return problems + _per_item_problems(record) + _comparability_problems(record)
 
 
 def record_path(record: dict) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -217,6 +218,8 @@ def _exclusion_reason(folder: Path, relative: PurePosixPath, kind: str,
     path = folder / relative
     if path.is_symlink() and not (len(relative.parts) == 1 and is_shared_source_link(path, kind)):
         return "symbolic link"
+    if not path.is_symlink() and not is_regular_file(path):
+        return "not a regular file (a FIFO, device or socket)"
     if any(part.startswith(".") for part in relative.parts):
         return "hidden"
     if kind == METRIC:
@@ -269,31 +272,67 @@ def _is_parquet(path: Path) -> bool:
     return size >= 12 and head == PARQUET_MAGIC and tail == PARQUET_MAGIC
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def is_regular_file(path: Path) -> bool:
+    """Whether ``path`` itself (not followed) is a regular file — never a FIFO, a device or a
+    socket, which reading would block on or never finish (``/dev/zero``)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _is_png(path: Path) -> bool:
+    """Whether a regular file starts with the PNG signature."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(PNG_SIGNATURE)) == PNG_SIGNATURE
+    except OSError:
+        return False
+
+
+def _entry_problem(folder: Path, path: Path, is_file: bool, kind: str) -> str | None:
+    """What makes one entry of a folder unpublishable (see :func:`file_problems`)."""
+    relative = path.relative_to(folder).as_posix()
+    if path.is_symlink():
+        if path.parent == folder and is_shared_source_link(path, kind):
+            return None
+        return (f"{relative}: a symbolic link (to {os.readlink(path)}); courtbench never "
+                "follows or uploads links: put the file itself there")
+    hidden = any(part.startswith(".") for part in PurePosixPath(relative).parts)
+    if not is_file or hidden:
+        return None
+    if not is_regular_file(path):
+        return f"{relative}: not a regular file (a FIFO, device or socket); remove it"
+    if kind == DATASET and relative.startswith("data/"):
+        if not relative.endswith(".parquet"):
+            return (f"{relative}: not a parquet file; data/ may hold only "
+                    "data/<config>/<split>.parquet")
+        if not _is_parquet(path):
+            return (f"{relative}: not a readable parquet file (no PAR1 magic bytes at start "
+                    "and end); rebuild the folder")
+    if kind == DATASET and path.parent == folder and path.suffix == ".png" and not _is_png(path):
+        return f"{relative}: named *.png but not a PNG image (no PNG signature); remove it"
+    return None
+
+
 def file_problems(folder: Path, kind: str) -> list[str]:
     """Files that make ``folder`` unpublishable, each named: any symbolic link (never
     followed, never uploaded: a link would upload a file from outside the folder, or be
     left out silently) except, in a metric folder, a link to a shared source courtbench
-    ships (:func:`is_shared_source_link`, uploaded as that file), and for a dataset any
-    file under ``data/`` that is not parquet."""
+    ships (:func:`is_shared_source_link`, uploaded as that file); any FIFO, device or socket
+    (never opened); for a dataset any file under ``data/`` that is not parquet and any
+    top-level ``*.png`` that is not a PNG image (its signature is checked)."""
     folder = Path(folder)
     problems = []
     for root, dirs, files in os.walk(folder, followlinks=False):
         base = Path(root)
         for name in sorted(dirs + files):
-            path = base / name
-            relative = path.relative_to(folder).as_posix()
-            if path.is_symlink() and not (base == folder and is_shared_source_link(path, kind)):
-                problems.append(f"{relative}: a symbolic link (to {os.readlink(path)}); "
-                                "courtbench never follows or uploads links: put the file itself "
-                                "there")
-            elif (kind == DATASET and name in files and relative.startswith("data/")
-                  and not any(part.startswith(".") for part in PurePosixPath(relative).parts)):
-                if not relative.endswith(".parquet"):
-                    problems.append(f"{relative}: not a parquet file; data/ may hold only "
-                                    "data/<config>/<split>.parquet")
-                elif not _is_parquet(path):
-                    problems.append(f"{relative}: not a readable parquet file (no PAR1 magic "
-                                    "bytes at start and end); rebuild the folder")
+            problem = _entry_problem(folder, base / name, name in files, kind)
+            if problem:
+                problems.append(problem)
         dirs[:] = [d for d in dirs if not (base / d).is_symlink()]
     return problems
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
@@ -572,6 +573,13 @@ def _macro_averages(groups: dict, replicates: dict, per_item_names: list[str]) -
 # --------------------------------------------------------------------------- main function
 
 
+def nfc_texts(texts: Sequence[str]) -> list[str]:
+    """Each text in Unicode normalization form NFC, so that a composed "ä" (U+00E4) and a
+    decomposed one ("a" + U+0308) are the same characters for every score."""
+    return [unicodedata.normalize("NFC", text) for text in texts]
+
+
+
 def headnote_similarity(
     predictions: Sequence[str],
     references: Sequence[str],
@@ -593,8 +601,8 @@ def headnote_similarity(
     seed: int = 0,
     return_per_item: bool = False,
 ) -> dict:
-    """ROUGE-1/2/L F1, corpus BLEU and optional BERTScore F1 of headnotes, on the 0–100
-    scale (higher = closer to the gold headnote), per group and macro-averaged.
+    """ROUGE-1/2/L F1, corpus BLEU and optional BERTScore F1 of headnotes (texts in NFC), on
+    the 0–100 scale (higher = closer to the gold headnote), per group and macro-averaged.
 
     Groups are the language pairs ``"<source>_<headnote>"`` when ``source_languages`` is
     given, else the headnote languages. A group's ROUGE and BERTScore are means over its
@@ -603,7 +611,6 @@ def headnote_similarity(
     replacement to its own size ``bootstrap_resamples`` times (numpy ``default_rng(seed)``,
     groups in sorted order, the same resamples for every metric); the SE is the sample
     standard deviation of the replicates (of the group score, or of the macro-average).
-
     Raises:
         ValueError: naming the argument and, for items, the first offending index: not a list
             of strings, a text not a string or over MAX_TEXT_CHARACTERS, an empty reference,
@@ -613,6 +620,7 @@ def headnote_similarity(
     options = dict(locals())  # the arguments by name, for _check_options
     n = _check_inputs(predictions, references, prediction_languages, source_languages)
     _check_options(options)
+    predictions, references = nfc_texts(predictions), nfc_texts(references)
     bleu = _bleu(bleu_tokenize)
 
     per_item, settings = _per_item_scores(predictions, references, prediction_languages,

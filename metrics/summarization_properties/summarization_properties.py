@@ -10,6 +10,7 @@ listed in ``requirements.txt`` so that it also runs from a Hub Space.
 from __future__ import annotations
 
 import re
+import unicodedata
 import zlib
 from bisect import bisect_left
 from collections.abc import Hashable, Sequence
@@ -411,6 +412,7 @@ def formulaicness(
     _check_int(seed, "seed", 0)
     if len(summaries) != len(languages):
         raise ValueError(f"summaries has {len(summaries)} items, languages has {len(languages)}")
+    summaries = nfc_texts(summaries)
     out: dict[str, dict] = {}
     for language in sorted(set(languages)):
         indices = [i for i, lang in enumerate(languages) if lang == language]
@@ -522,6 +524,12 @@ def _options(formulaicness_subset_size: int, formulaicness_subsets: int, seed: i
     }
 
 
+def nfc_texts(texts: Sequence[str]) -> list[str]:
+    """Each text in Unicode normalization form NFC (a composed and a decomposed "ä" are the
+    same token for every property)."""
+    return [unicodedata.normalize("NFC", text) for text in texts]
+
+
 def summarization_properties(
     sources: Sequence[str],
     summaries: Sequence[str],
@@ -559,6 +567,7 @@ def summarization_properties(
         ``"per_pair": {property: [value or None, ...]}``.
     """
     n_pairs = _validate(sources, summaries, source_languages, summary_languages)
+    sources, summaries = nfc_texts(sources), nfc_texts(summaries)
     _check_int(formulaicness_subset_size, "formulaicness_subset_size", 2)
     _check_int(formulaicness_subsets, "formulaicness_subsets", 1)
     _check_int(seed, "seed", 0)
