@@ -29,7 +29,7 @@ from courtbench.leaderboard.results_schema import (
 )
 from courtbench.resources import package_path
 
-SPACE_FILES = ("app.py", "results_schema.py", "requirements.txt", "README.md")
+SPACE_FILES = ("app.py", "results_schema.py", "paired_bootstrap.py", "requirements.txt", "README.md")
 RESULTS_REPO_FILE = "results_repo.txt"
 
 CARD_BODY = """

@@ -29,7 +29,10 @@ import json
 import math
 import re
 
-import numpy as np
+try:  # courtbench.leaderboard.results_schema (a package) or the Space's top-level module
+    from .paired_bootstrap import compare_paired
+except ImportError:
+    from paired_bootstrap import compare_paired
 
 SCHEMA_VERSION = "courtbench-result/1"
 DATA_KINDS = ("real", "synthetic")
@@ -193,38 +196,14 @@ def paired_bootstrap(values_a, values_b, *, lower_is_better: bool, n_resamples: 
                      seed: int = 12345, alpha: float = 0.05) -> dict:
     """Paired bootstrap of the mean of per-item values: is system A better than B?
 
-    Args:
-        values_a, values_b: per-item values of the two systems on the same items, same order.
-        lower_is_better: direction of the per-item value (absolute error: True).
-        n_resamples: full-size resamples of the items, drawn with
-            ``numpy.random.default_rng(seed).integers(0, n, size=n)`` one after the other.
-        alpha: two-sided level of the percentile interval.
+    The shared comparison of ``paired_bootstrap.py`` (the same code as the ``bootstrap_mae``
+    metric module's): ties count for neither system and the verdict is "A better" / "B better"
+    only when the whole percentile interval of Δ = mean_a − mean_b lies on that system's side
+    of 0, so identical systems are "no significant difference".
 
     Returns:
-        ``{"mean_a", "mean_b", "delta" (mean_a − mean_b), "ci_low", "ci_high",
-        "p_a_better" (share of resamples where A is better), "verdict", "n", "n_resamples",
-        "seed"}``.
+        ``{"mean_a", "mean_b", "delta", "ci_low", "ci_high", "p_a_better", "p_b_better",
+        "verdict", "n", "n_resamples", "seed", "alpha"}``.
     """
-    a = np.asarray(values_a, dtype=np.float64)
-    b = np.asarray(values_b, dtype=np.float64)
-    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
-        raise ValueError(f"per-item values: lengths {a.size} and {b.size}; expected the same "
-                         "non-zero length (systems scored on the same items)")
-    difference = a - b
-    rng = np.random.default_rng(seed)
-    replicates = np.empty(n_resamples)
-    for index in range(n_resamples):
-        replicates[index] = difference[rng.integers(0, a.size, size=a.size)].mean()
-    better = replicates < 0 if lower_is_better else replicates > 0
-    low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
-    p_better = float(better.mean())
-    if p_better > 1 - alpha / 2:
-        verdict = "A better"
-    elif p_better < alpha / 2:
-        verdict = "B better"
-    else:
-        verdict = "no significant difference"
-    return {"mean_a": float(a.mean()), "mean_b": float(b.mean()),
-            "delta": float(difference.mean()), "ci_low": float(low), "ci_high": float(high),
-            "p_a_better": p_better, "verdict": verdict, "n": int(a.size),
-            "n_resamples": n_resamples, "seed": seed}
+    return compare_paired(values_a, values_b, lower_is_better=lower_is_better,
+                          n_resamples=n_resamples, seed=seed, alpha=alpha)
