@@ -26,7 +26,7 @@ import evaluate
 import numpy as np
 
 from .npd_amounts import _as_amounts, _check_example, _rescale_exponent, _unscale
-from .paired_bootstrap import MAX_CHUNK_ELEMENTS, bootstrap_replicates, interval_side, percentile_interval, resample_indices
+from .paired_bootstrap import bootstrap_replicates, interval_side, percentile_interval
 
 _CITATION = """\
 @inproceedings{koehn2004statistical,
@@ -83,8 +83,8 @@ DEFAULT_SEED = 12345
 DEFAULT_N_RESAMPLES = 1000
 DEFAULT_ALPHA = 0.05
 #: re-exported from the shared paired bootstrap (tests and the page use them from here)
-__all__ = ["MAX_CHUNK_ELEMENTS", "bootstrap_mae", "bootstrap_mae_single", "bootstrap_replicates",
-           "resample_indices", "BootstrapMae"]
+__all__ = ["bootstrap_mae", "bootstrap_mae_single", "bootstrap_replicates",
+           "BootstrapMae"]
 
 
 def _check_inputs(**named):
