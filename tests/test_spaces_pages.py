@@ -61,7 +61,7 @@ def test_npd_regression_page(pages, tmp_path):
 
     bad = table(columns, [[1, 1, ""], [-5, 2, ""]])
     assert page_error(client, bad, 0.5, api_name="/from_table") == _message_of(
-        npd, predictions=[1.0, -5.0], references=[1.0, 2.0])
+        npd, predictions=[1.0, -5.0], references=[1.0, 2.0]) + " (table row 2)"
     message = page_error(client, too_few, references, 0.5, api_name="/from_files")
     assert "2 of 3 id(s) of the references file without a prediction: '2', '3'" in message
 
