@@ -257,7 +257,7 @@ def test_headnote_judge_page(pages, page_logs, judge_port):
         assert page_error(client, table(columns, [[generated, ""]]), "de", "fr", server.url,
                           *options, api_name="/from_table") == _message_of(
             headnote_judge, predictions=[generated], references=[""], headnote_languages=["de"],
-            decision_languages=["fr"], base_url=server.url, model="m")
+            decision_languages=["fr"], base_url=server.url, model="m") + " (table row 1)"
         elsewhere = "http://127.0.0.1:9/v1"
         message = page_error(client, table(columns, [[generated, gold]]), "de", "fr", elsewhere,
                              *options, api_name="/from_table")
