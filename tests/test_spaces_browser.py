@@ -27,7 +27,9 @@ pytestmark = pytest.mark.slow
 SECRET = "sk-browser-test-secret-4711"
 
 
-def test_judge_page_keeps_no_api_key_after_a_run_and_a_reload(tmp_path):
+def test_judge_page_keeps_no_api_key_after_a_run_and_a_reload(tmp_path, monkeypatch):
+    # the one allowed endpoint is a closed local port: the run fails fast, offline
+    monkeypatch.setenv("JUDGE_ENDPOINTS", f"http://127.0.0.1:{free_port()}/v1")
     with Browser() as browser, running_pages({"headnote_judge": metric_folders()[
             "headnote_judge"]}, tmp_path) as urls:
         browser.navigate(urls["headnote_judge"])
