@@ -126,7 +126,7 @@ def test_table_sorting_search_columns_and_filters(page):
 def test_model_links_only_for_hub_ids_and_record_text_is_not_markup(page):
     result, _ = _table(page)
     rows = {row[1]: dict(zip(result["headers"], row, strict=True)) for row in result["data"]}
-    assert rows["big_llm"]["link"] == "[🤗 org/big-model](https://huggingface.co/org/big-model)"
+    assert rows["big_llm"]["link"] == "[org/big-model](https://huggingface.co/org/big-model)"
     assert rows["big_llm_twin"]["link"] == ""
     assert rows["big_llm_twin"]["model"] == "<img src=x onerror=alert(1)>"  # a str cell: text
 

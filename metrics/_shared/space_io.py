@@ -81,9 +81,10 @@ def one_line(error):
     return message
 
 
-def status_box():
+def status_box(value="Showing the card's example: edit the inputs and press a button to "
+                     "compute."):
     """The status box beside a result: what the last run did or why it failed (plain text)."""
-    return gr.Textbox(value="Ready: press a button to compute.", label="Status", lines=2,
+    return gr.Textbox(value=value, label="Status", lines=2,
                       max_lines=6, interactive=False, elem_classes=["courtbench-status"])
 
 

@@ -244,7 +244,7 @@ with gr.Blocks(title="headnote_judge") as demo:
     gr.Examples(examples=[[EXAMPLE, "de", "fr"], [EXAMPLE_FR, "fr", "fr"]],
                 inputs=[table, headnote_language, decision_language],
                 example_labels=["German headnote of a French decision", "French headnote"])
-    status = status_box()
+    status = status_box("Ready: press a button to ask the judge.")
     with gr.Row():
         summary = gr.Dataframe(headers=["key", "value"], type="array", interactive=False,
                                label="Result (rounded; the JSON is exact): appears once the "

@@ -155,7 +155,7 @@ with gr.Blocks(title="headnote_similarity") as demo:
                                type="array", interactive=False,
                                column_widths=["50%", "25%", "25%"],
                                label="Result: macro-averages over groups (rounded; the JSON is exact)")
-        full = gr.JSON(value=initial[3], label="Full result (JSON)", open=True)
+        full = gr.JSON(value=initial[3], label="Full result (JSON)", open=False)
     groups = gr.Dataframe(value=initial[1], headers=["group", "n", *SCORES], type="array",
                           interactive=False, label="Per group (language pair or headnote language)")
     pairs = gr.Dataframe(value=initial[2], headers=["row", "language", *SCORES[:3], "generated",

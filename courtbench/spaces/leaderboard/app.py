@@ -118,7 +118,7 @@ def model_link(name: str | None) -> str:
     if not name:
         return ""
     if _HUB_ID.match(name):
-        return f"[🤗 {name}](https://huggingface.co/{name})"
+        return f"[{name}](https://huggingface.co/{name})"
     if _URL.match(name):
         return f"[link]({name})"
     return ""
@@ -357,6 +357,8 @@ def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
                                    "numbers)", max_height=600)
         note = gr.Markdown(f"{len(first)} system(s).")
         inputs = [state, bench, *controls, shown_columns]
+        gr.Button("apply filters", size="sm").click(table_view, inputs, [table, note],
+                                                    api_name=f"table_{benchmark}")
         for control in inputs[2:]:
             control.change(table_view, inputs, [table, note], api_name=False)
         _grid_section(state, bench, benchmark, systems, grids)
@@ -370,8 +372,6 @@ def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
                                 "for neither system)")
         gr.Button("compare").click(compare_view, [state, bench, system_a, system_b],
                                    [verdict, compare_status], api_name=f"compare_{benchmark}")
-        gr.Button("apply filters", size="sm").click(table_view, inputs, [table, note],
-                                                    api_name=f"table_{benchmark}")
     return inputs, table, note
 
 
