@@ -259,9 +259,12 @@ def test_headnote_judge_page(pages, page_logs, judge_port):
             headnote_judge, predictions=[generated], references=[""], headnote_languages=["de"],
             decision_languages=["fr"], base_url=server.url, model="m") + " (table row 1)"
         elsewhere = "http://127.0.0.1:9/v1"
-        message = page_error(client, table(columns, [[generated, gold]]), "de", "fr", elsewhere,
-                             *options, api_name="/from_table")
-        assert message.startswith(f"base URL {elsewhere!r} is not allowed on this page")
+        # the endpoint is a choice among the owner's endpoints: another URL is refused
+        # before the handler runs (the handler refuses it too, see test_judge_endpoint_rules)
+        with pytest.raises(gradio_client.exceptions.AppError) as error:
+            client.predict(table(columns, [[generated, gold]]), "de", "fr", elsewhere, *options,
+                           api_name="/from_table")
+        assert "not in the list of choices" in str(error.value)
         flood = ["m", secret, 256, 0, 10000, 0, 10, False]
         assert page_error(client, table(columns, [[generated, gold]]), "de", "fr", server.url,
                           *flood, api_name="/from_table") == \
