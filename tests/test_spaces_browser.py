@@ -90,3 +90,17 @@ def test_leaderboard_renders_hostile_record_text_as_text(hostile_leaderboard):
                                     "e.hasAttribute('onerror'))")
 
 
+
+
+def test_read_the_full_metric_card_opens_the_card(tmp_path):
+    with Browser() as browser, running_pages({"zero_f1": metric_folders()["zero_f1"]},
+                                             tmp_path) as urls:
+        browser.navigate(urls["zero_f1"])
+        browser.wait_for("[...document.querySelectorAll('button')].some(b => "
+                         "b.textContent.includes('Read the full metric card'))")
+        card_text = "document.getElementById('metric-card').innerText"
+        folded = browser.evaluate(card_text)
+        browser.evaluate("[...document.querySelectorAll('button')].find(b => "
+                         "b.textContent.includes('Read the full metric card')).click()")
+        opened = browser.wait_for(f"{card_text}.length > {len(folded) + 200} && {card_text}")
+        assert "zero" in opened.lower()
