@@ -225,16 +225,17 @@ with gr.Blocks(title="headnote_judge") as demo:
                                  type="password", visible=owner_key() is None)
             if owner_key() is not None:
                 gr.Markdown("The Space's owner provides the key: no key needed.")
+            # ranges are in the labels and checked by the handler, so that a value out of
+            # range is explained in the status box (not a toast from the component)
             with gr.Accordion("Request options", open=False):
-                max_tokens = gr.Number(value=2048, precision=0, minimum=1, maximum=MAX_TOKENS,
+                max_tokens = gr.Number(value=2048, precision=0,
                                        label=f"max_tokens (1-{MAX_TOKENS})")
                 seed = gr.Number(value=0, precision=0, label="seed (empty: not sent)")
-                concurrency = gr.Number(value=4, precision=0, minimum=1,
-                                        maximum=MAX_CONCURRENCY,
+                concurrency = gr.Number(value=4, precision=0,
                                         label=f"concurrency (1-{MAX_CONCURRENCY})")
-                max_retries = gr.Number(value=2, precision=0, minimum=0, maximum=MAX_RETRIES,
+                max_retries = gr.Number(value=2, precision=0,
                                         label=f"max_retries (0-{MAX_RETRIES})")
-                timeout = gr.Number(value=120, minimum=1, maximum=MAX_TIMEOUT_S,
+                timeout = gr.Number(value=120,
                                     label=f"timeout (seconds per attempt, at most "
                                           f"{MAX_TIMEOUT_S:g})")
                 failed_as_zero = gr.Checkbox(value=False,
