@@ -186,7 +186,7 @@ with gr.Blocks(title="summarization_properties") as demo:
                                 "several pairs (formulaicness needs ≥ 2 headnotes)"])
     initial = from_table(EXAMPLE, "de", "de", 100, 10, 0)
     status = status_box("Showing the card's example. " + formulaicness_note(initial)
-                        .removeprefix("Done."))
+                        .removeprefix("Done.").strip())
     aggregates = gr.Dataframe(value=initial[0], headers=["property", *STATISTICS], type="array",
                               interactive=False, label="Aggregates over pairs (rounded; the "
                                                        "JSON is exact)")
