@@ -186,8 +186,8 @@ with gr.Blocks(title="bootstrap_mae") as demo:
     distribution = gr.Plot(value=initial[2], label="Bootstrap distribution with the interval")
     card_accordion("Comparison card", button=open_card)
     outputs = [rows, full, distribution]
-    wire(table_button, from_table, [table, *options], outputs, status, "from_table")
-    wire(files_button, from_files, [system1_file, system2_file, references_file, *options], outputs, status, "from_files")
+    wire(table_button, from_table, [table, *options], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [system1_file, system2_file, references_file, *options], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
     launch(demo)

@@ -260,9 +260,9 @@ with gr.Blocks(title="headnote_judge") as demo:
     card_accordion(button=open_card)
     outputs = [summary, samples, full]
     wire(table_button, from_table, [table, headnote_language, decision_language, *judge_options],
-         outputs, status, "from_table", done=_status)
+         outputs, status, api_name="from_table", done=_status)
     wire(files_button, from_files, [predictions_file, references_file, *judge_options], outputs,
-         status, "from_files", done=_status)
+         status, api_name="from_files", done=_status)
 
 if __name__ == "__main__":
     launch(demo)

@@ -164,8 +164,8 @@ with gr.Blocks(title="headnote_similarity") as demo:
                          label="Per pair: ROUGE F1 × 100 (BLEU is corpus-level, per group only)")
     card_accordion(button=open_card)
     outputs = [summary, groups, pairs, full]
-    wire(table_button, from_table, [table, headnote_language, decision_language, *options], outputs, status, "from_table")
-    wire(files_button, from_files, [predictions_file, references_file, *options], outputs, status, "from_files")
+    wire(table_button, from_table, [table, headnote_language, decision_language, *options], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [predictions_file, references_file, *options], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
     launch(demo)

@@ -157,8 +157,8 @@ with gr.Blocks(title="npd_regression") as demo:
         buckets = gr.Plot(value=initial[3], label="MAE by target range")
     card_accordion(button=open_card)
     outputs = [rows, full, scatter, buckets]
-    wire(table_button, from_table, [table, zero_threshold], outputs, status, "from_table")
-    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, "from_files")
+    wire(table_button, from_table, [table, zero_threshold], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
     launch(demo)

@@ -202,8 +202,8 @@ with gr.Blocks(title="summarization_properties") as demo:
     full = gr.JSON(value=initial[4], label="Full result (JSON)", open=False)
     card_accordion("Measurement card", button=open_card)
     outputs = [aggregates, formulaic, pairs, histogram, full]
-    wire(table_button, from_table, [table, source_language, summary_language, *options], outputs, status, "from_table", done=formulaicness_note)
-    wire(files_button, from_files, [headnotes_file, decisions_file, *options], outputs, status, "from_files", done=formulaicness_note)
+    wire(table_button, from_table, [table, source_language, summary_language, *options], outputs, status, api_name="from_table", done=formulaicness_note)
+    wire(files_button, from_files, [headnotes_file, decisions_file, *options], outputs, status, api_name="from_files", done=formulaicness_note)
 
 if __name__ == "__main__":
     launch(demo)

@@ -102,8 +102,8 @@ with gr.Blocks(title="zero_f1") as demo:
                              label="Cases by class (zero = below the threshold)")
     card_accordion(button=open_card)
     outputs = [rows, full, confusion]
-    wire(table_button, from_table, [table, zero_threshold], outputs, status, "from_table")
-    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, "from_files")
+    wire(table_button, from_table, [table, zero_threshold], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
     launch(demo)
