@@ -149,7 +149,7 @@ class _Server(ThreadingHTTPServer):
 class FakeChatServer:
     """Context manager running the scripted server; ``url`` is the ``base_url`` (…/v1)."""
 
-    def __init__(self, responder: Responder) -> None:
+    def __init__(self, responder: Responder, port: int = 0) -> None:
         self.responder = responder
         self.requests: list[RecordedRequest] = []
         self.max_in_flight = 0
@@ -157,7 +157,7 @@ class FakeChatServer:
         self._lock = threading.Lock()
         self._attempts: dict[str, int] = {}
         self._stopping = threading.Event()
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = _Server(("127.0.0.1", port), _Handler)
         self._server.fake = self
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

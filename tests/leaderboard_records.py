@@ -42,3 +42,46 @@ def write_records(folder, records: list[dict]) -> None:
         path = folder / record_path(record)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dumps_record(record), encoding="utf-8")
+
+
+#: The hostile files of :func:`write_hostile_records` → a phrase of the reason each is refused.
+HOSTILE_REASONS = {
+    "results/ecthr_npd/half_interval.json": "expected both numbers or both null",
+    "results/ecthr_npd/claims_mae_1.json": "outside its interval",
+    "results/ecthr_npd/copy_of_big_llm.json": "stored as results/ecthr_npd/copy_of_big_llm.json",
+    "results/ecthr_npd/<img src=x onerror=alert(1)>.json": "system:",
+    "results/ecthr_npd/huge_integer.json": "400 digits",
+    "results/ecthr_npd/deep.json": "nested too deeply",
+    "results/ecthr_npd/x.json": "not a regular file",
+    "results/ecthr_npd/long_name.json": "characters (expected at most",
+    "results/ecthr_npd/mean_mismatch.json": "the mean of per_item is",
+}
+
+
+def write_hostile_records(folder, big_llm: dict) -> None:
+    """The records that once broke or fooled the leaderboard (one file each, names in
+    ``HOSTILE_REASONS``); ``big_llm`` is a valid record (copied under another file name)."""
+    results = folder / "results" / "ecthr_npd"
+    results.mkdir(parents=True, exist_ok=True)
+
+    def write(name, record):
+        (results / name).write_text(dumps_record(record), encoding="utf-8")
+
+    half = dict(big_llm, system="half_interval")
+    half["metrics"] = [dict(big_llm["metrics"][0], ci_low=1.0, ci_high=None)]
+    write("half_interval.json", half)
+    claims = dict(big_llm, system="claims_mae_1")
+    claims["metrics"] = [dict(big_llm["metrics"][0], value=1.0, ci_low=9376.0, ci_high=33135.0)]
+    write("claims_mae_1.json", claims)
+    liar = dict(big_llm, system="mean_mismatch")
+    liar["metrics"] = [dict(big_llm["metrics"][0], value=1.0, ci_low=0.5, ci_high=1.5)]
+    write("mean_mismatch.json", liar)
+    write("copy_of_big_llm.json", big_llm)
+    write("<img src=x onerror=alert(1)>.json",
+          dict(big_llm, system="<img src=x onerror=alert(1)>"))
+    text = dumps_record(dict(big_llm, system="huge_integer"))
+    (results / "huge_integer.json").write_text(
+        text.replace('"per_item": [', '"per_item": [' + "9" * 400 + ", ", 1), encoding="utf-8")
+    (results / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (results / "x.json").mkdir(exist_ok=True)
+    write("long_name.json", dict(big_llm, system="a" * 10_000_000))

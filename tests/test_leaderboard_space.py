@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 import pytest
-from leaderboard_records import make_record, write_records
+from leaderboard_records import HOSTILE_REASONS, make_record, write_hostile_records, write_records
 
 from courtbench.leaderboard.results_schema import paired_bootstrap
 from courtbench.resources import package_path
@@ -33,16 +33,20 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     folder = tmp_path_factory.mktemp("results")
+    big = make_record("ecthr_npd", "big_llm", ERRORS["big_llm"], size=70.0)
+    big["model_name"] = "org/big-model"
+    twin = dict(big, system="big_llm_twin", model_name="<img src=x onerror=alert(1)>")
     write_records(folder, [
         make_record("ecthr_npd", "train_median", ERRORS["train_median"], reference=True,
                     family="baseline"),
-        make_record("ecthr_npd", "big_llm", ERRORS["big_llm"], size=70.0),
+        big, twin,
         make_record("ecthr_npd", "small_llm", ERRORS["small_llm"], size=7.0,
                     selection="validation"),
         make_record("slds", "lead", [10.0, 20.0, 30.0], lower=False, reference=True,
                     family="baseline", grid=True),
     ])
     (folder / "results" / "slds" / "broken.json").write_text('{"schema": "x"}\n')
+    write_hostile_records(folder, big)
     port = _free_port()
     env = {**os.environ, "RESULTS_DIR": str(folder), "GRADIO_SERVER_NAME": "127.0.0.1",
            "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False",
@@ -64,6 +68,8 @@ def page(tmp_path_factory):
         process.kill()
         pytest.fail("app did not start within 180 s")
     client = gradio_client.Client(url, verbose=False)
+    client.url = url
+    client.folder = folder
     yield client
     process.terminate()
     process.wait(timeout=30)
@@ -74,30 +80,96 @@ def _systems(result) -> list[str]:
     return [row[headers.index("system")] for row in rows]
 
 
-def test_table_sorts_by_the_primary_metric_and_marks_references(page):
-    result = page.predict("", False, [], "all", "all", None, api_name="/table_ecthr_npd")
-    expected = sorted(ERRORS, key=lambda s: ERRORS[s].mean())
-    assert _systems(result) == [("★ " if s == "train_median" else "") + s for s in expected]
-    assert "ID MAE" in result["headers"] and "MAE 95% CI" in result["headers"]
+COLUMNS = None  # the default column choice
 
 
-def test_table_sorting_and_filters(page):
-    result = page.predict("MAE", True, ["llm"], "all", "all", 10.0,
-                          api_name="/table_ecthr_npd")
+def _value(output):
+    """A component's value, whether the page returned it plainly or as an update."""
+    return output["value"] if isinstance(output, dict) and "value" in output else output
+
+
+def _table(page, sort_by="", order="better first", search="", families=(), data="all",
+           selection="all", size=None, columns=COLUMNS, benchmark="ecthr_npd"):
+    table, note = page.predict(sort_by, order, search, list(families), data, selection, size,
+                               columns or [], api_name=f"/table_{benchmark}")
+    return _value(table), note
+
+
+def test_table_ranks_by_the_primary_metric_and_marks_references(page):
+    result, note = _table(page)
+    expected = sorted(["train_median", "big_llm", "small_llm"], key=lambda s: ERRORS[s].mean())
+    systems = [s for s in _systems(result) if s != "big_llm_twin"]
+    assert systems == [("★ " if s == "train_median" else "") + s for s in expected]
+    headers = result["headers"]
+    assert headers[:2] == ["rank", "system"] and [row[0] for row in result["data"]] == [1, 2, 3, 4]
+    assert "MAE ↓" in headers and "ID MAE ↓" in headers and "MAE ↓ CI low" in headers
+    assert note == "4 system(s)."
+
+
+def test_table_sorting_search_columns_and_filters(page):
+    result, _ = _table(page, "MAE ↓", families=["llm"], size=10.0)
     assert _systems(result) == ["small_llm"]
-    result = page.predict("size (B)", True, [], "all", "all", None,
-                          api_name="/table_ecthr_npd")
-    assert _systems(result)[:2] == ["big_llm", "small_llm"]
+    result, _ = _table(page, "size (B)", order="worse first")
+    assert _systems(result)[:2] in (["big_llm", "big_llm_twin"], ["big_llm_twin", "big_llm"])
+    result, _ = _table(page, "MAE ↓ CI low", order="worse first")
+    lows = [row[result["headers"].index("MAE ↓ CI low")] for row in result["data"]]
+    assert lows == sorted(lows, reverse=True) and all(isinstance(v, float) for v in lows)
+    result, _ = _table(page, search="SMALL")
+    assert _systems(result) == ["small_llm"]
+    result, note = _table(page, search="no such system")
+    assert result["data"] == [] or result["data"] == [[]] or not result["data"][0]
+    assert note.startswith("**No rows match")
+    result, _ = _table(page, columns=["MAE ↓", "date"])
+    assert result["headers"] == ["rank", "system", "date", "MAE ↓"]
+
+
+def test_model_links_only_for_hub_ids_and_record_text_is_not_markup(page):
+    result, _ = _table(page)
+    rows = {row[1]: dict(zip(result["headers"], row, strict=True)) for row in result["data"]}
+    assert rows["big_llm"]["link"] == "[org/big-model](https://huggingface.co/org/big-model)"
+    assert rows["big_llm_twin"]["link"] == ""
+    assert rows["big_llm_twin"]["model"] == "<img src=x onerror=alert(1)>"  # a str cell: text
 
 
 def test_pair_comparison_is_the_paired_bootstrap(page):
-    verdict = page.predict("big_llm", "train_median", api_name="/compare_ecthr_npd")
+    verdict, status = page.predict("big_llm", "train_median", api_name="/compare_ecthr_npd")
     expected = paired_bootstrap(ERRORS["big_llm"], ERRORS["train_median"], lower_is_better=True)
     assert verdict["delta"] == pytest.approx(expected["delta"])
     assert verdict["p_a_better"] == pytest.approx(expected["p_a_better"])
-    assert verdict["verdict"] == "big_llm is better"
+    assert verdict["verdict"] == "big_llm is better" and status == "Done."
 
 
-def test_language_grid_of_a_system(page):
-    result = page.predict("lead", "ROUGE-L F1", api_name="/grid_slds")
+def test_identical_systems_are_not_significant_and_a_system_is_not_compared_with_itself(page):
+    verdict, _ = page.predict("big_llm", "big_llm_twin", api_name="/compare_ecthr_npd")
+    assert verdict["verdict"] == "no significant difference"
+    assert verdict["delta"] == 0.0 and verdict["p_a_better"] == 0.0
+    _, status = page.predict("big_llm", "big_llm", api_name="/compare_ecthr_npd")
+    assert status == "Error: big_llm against itself: pick two different systems"
+
+
+def test_language_grid_of_a_system_is_rounded_and_labelled(page):
+    result, status = page.predict("lead", "ROUGE-L F1", api_name="/grid_slds")
+    result = _value(result)
     assert len(result["data"]) == 3 and len(result["headers"]) == 4
+    assert result["headers"][0] == "ROUGE-L F1 — rows: decision language ↓"
+    assert result["headers"][1] == "headnote language: de"
+    assert all(round(v, 2) == v for row in result["data"] for v in row[1:])
+
+
+def test_hostile_records_are_skipped_and_listed_and_reload_reads_new_files(page):
+    outputs = page.predict(api_name="/reload")
+    header = next(o for o in outputs if isinstance(o, str) and o.startswith("# courtbench"))
+    refused = next(_value(o) for o in outputs if isinstance(_value(o), dict)
+                   and _value(o).get("headers") == ["refused file", "reason"])
+    names = [row[0] for row in refused["data"]]
+    assert set(HOSTILE_REASONS) | {"results/slds/broken.json"} <= set(names)
+    assert "Synthetic data" in header and "file(s) refused" in header
+    extra = make_record("ecthr_npd", "late_llm", ERRORS["small_llm"] / 2)
+    write_records(page.folder, [extra])
+    try:
+        page.predict(api_name="/reload")
+        result, _ = _table(page)
+        assert "late_llm" in _systems(result)
+    finally:
+        (page.folder / "results" / "ecthr_npd" / "late_llm.json").unlink()
+        page.predict(api_name="/reload")

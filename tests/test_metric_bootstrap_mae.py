@@ -20,6 +20,7 @@ from courtbench.metric_modules import load_metric_module
 module = load_metric_module("bootstrap_mae")
 bootstrap_mae = module.bootstrap_mae
 bootstrap_mae_single = module.bootstrap_mae_single
+shared = __import__(f"{module.__package__}.paired_bootstrap", fromlist=["compare_paired"])
 
 
 def loop_replicates(predictions1, predictions2, references, *, n_resamples, seed):
@@ -153,7 +154,7 @@ def test_memory_is_bounded_by_chunking():
     finally:
         tracemalloc.stop()
     assert result["verdict"] == "1 better"
-    assert peak < 16 * module.MAX_CHUNK_ELEMENTS + 10 * 8 * n  # chunk + a few n-sized arrays
+    assert peak < 16 * shared.MAX_CHUNK_ELEMENTS + 10 * 8 * n  # chunk + a few n-sized arrays
     assert peak < 100 * 2**20
 
 
@@ -258,3 +259,31 @@ def test_evaluate_wrapper_compute_add_batch_and_errors(fresh):
     assert got["error"].startswith("predictions2[5] = -1.0")
     assert "config_name = 'triple'" in got["config_error"]
 
+
+
+def test_identical_systems_are_not_significant_in_the_module_and_the_leaderboard():
+    """The module and the leaderboard's schema run the same comparison: ties are no win."""
+    from courtbench.leaderboard.results_schema import paired_bootstrap
+
+    y = [0.0, 1000.0, 5000.0, 50000.0]
+    p = [10.0, 900.0, 5200.0, 48000.0]
+    module_result = bootstrap_mae(predictions1=p, predictions2=list(p), references=y)
+    errors = [abs(a - b) for a, b in zip(p, y, strict=True)]
+    board = paired_bootstrap(errors, list(errors), lower_is_better=True)
+    assert module_result["verdict"] == "not significant"
+    assert board["verdict"] == "no significant difference"
+    assert board["p_a_better"] == board["p_b_better"] == module_result["prob_1_better"] == 0.0
+    assert (board["ci_low"], board["ci_high"]) == (0.0, 0.0)
+
+
+def test_leaderboard_comparison_agrees_with_the_module_on_real_differences():
+    rng = np.random.default_rng(3)
+    y = rng.uniform(0, 1000, 40)
+    p1, p2 = y + rng.uniform(0, 50, 40), y + rng.uniform(0, 400, 40)
+    from courtbench.leaderboard.results_schema import paired_bootstrap
+
+    result = bootstrap_mae(predictions1=p1, predictions2=p2, references=y)
+    board = paired_bootstrap(np.abs(p1 - y), np.abs(p2 - y), lower_is_better=True)
+    assert result["verdict"] == "1 better" and board["verdict"] == "A better"
+    assert board["ci_low"] == pytest.approx(result["ci_low"])
+    assert board["p_a_better"] == pytest.approx(result["prob_1_better"])

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -25,12 +24,12 @@ from courtbench.leaderboard.results_schema import (
     FEATURES_YAML,
     SCHEMA_VERSION,
     dumps_record,
+    read_record_folder,
     record_path,
-    validate_result,
 )
 from courtbench.resources import package_path
 
-SPACE_FILES = ("app.py", "results_schema.py", "requirements.txt", "README.md")
+SPACE_FILES = ("app.py", "results_schema.py", "paired_bootstrap.py", "requirements.txt", "README.md")
 RESULTS_REPO_FILE = "results_repo.txt"
 
 CARD_BODY = """
@@ -127,29 +126,16 @@ def is_results_folder(folder: Path) -> bool:
 
 
 def read_results_folder(folder: Path) -> list[dict[str, Any]]:
-    """Every record under ``folder/results``, validated; CourtbenchError names a bad file."""
+    """Every record under ``folder/results``, validated as the leaderboard Space validates
+    them (:func:`results_schema.read_record_folder`); CourtbenchError lists refused files."""
     if not (Path(folder) / "README.md").is_file():
         raise CourtbenchError(f"{folder}: not a results folder (no README.md); create one with "
                               "`courtbench leaderboard init`")
-    records = []
-    for path in sorted((Path(folder) / "results").rglob("*.json")):
-        if path.is_symlink() or not path.is_file():
-            raise CourtbenchError(f"{path}: is a folder or link, not a record file; expected "
-                                  "results/<benchmark>/<system>.json files only")
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise CourtbenchError(f"{path}: not valid JSON ({error})") from None
-        except RecursionError:
-            raise CourtbenchError(f"{path}: JSON nested too deeply to be a result record"
-                                  ) from None
-        problems = validate_result(record)
-        if not problems and path.relative_to(folder).as_posix() != record_path(record):
-            problems = [f"stored as {path.relative_to(folder).as_posix()}, expected "
-                        f"{record_path(record)}"]
-        if problems:
-            raise CourtbenchError(f"{path}: invalid result record: {'; '.join(problems)}")
-        records.append(record)
+    records, refused = read_record_folder(Path(folder))
+    if refused:
+        listed = "; ".join(f"{name}: {reason}" for name, reason in refused[:5])
+        more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
+        raise CourtbenchError(f"{folder}: {len(refused)} invalid result record(s): {listed}{more}")
     return records
 
 

@@ -28,12 +28,44 @@ from __future__ import annotations
 import json
 import math
 import re
+import reprlib
+from pathlib import Path
 
-import numpy as np
+try:  # courtbench.leaderboard.results_schema (a package) or the Space's top-level module
+    from .paired_bootstrap import compare_paired
+except ImportError:
+    from paired_bootstrap import compare_paired
 
 SCHEMA_VERSION = "courtbench-result/1"
 DATA_KINDS = ("real", "synthetic")
 MAX_PER_ITEM = 1_000_000
+#: Limits that keep every accepted record cheap to read and to show (a record beyond them is
+#: refused, never truncated into the table).
+MAX_RECORD_BYTES = 64 * 2**20
+MAX_FILES = 10_000
+MAX_INT_DIGITS = 20
+MAX_TEXT_CHARS = 1000
+MAX_JSON_TEXT_CHARS = 100_000
+MAX_LIST_ITEMS = 10_000
+#: Metrics whose value is by definition the mean of the record's per-item values: their
+#: value is recomputed from ``per_item`` and a record that disagrees is refused.
+MEAN_OF_PER_ITEM = ("MAE",)
+#: Agreement demanded between a recomputed and a stated number (reports round to 4 digits).
+RELATIVE_TOLERANCE = 1e-6
+ABSOLUTE_TOLERANCE = 5e-4
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
+_SHOWN.maxlevel = 2
+
+
+def shown(value) -> str:
+    """``repr`` of a value for a message: strings, numbers and nesting cut short, so a 10 MB
+    name or a 400-digit number never ends up in a message in full."""
+    try:
+        return _SHOWN.repr(value)
+    except (RecursionError, ValueError):
+        return f"<{type(value).__name__}>"
 
 _METRIC_FIELDS = {"name": str, "value": float, "ci_low": float, "ci_high": float,
                   "lower_is_better": bool, "primary": bool}
@@ -90,6 +122,8 @@ def _type_problem(value, kind: type, nullable: bool) -> str | None:
     if kind is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return f"{type(value).__name__} (expected a number)"
+        if isinstance(value, int) and abs(value) >= 10 ** MAX_INT_DIGITS:
+            return f"{shown(value)} (expected a number below 1e{MAX_INT_DIGITS})"
         if not math.isfinite(value):
             return f"{value!r} (expected a finite number)"
         return None
@@ -97,6 +131,10 @@ def _type_problem(value, kind: type, nullable: bool) -> str | None:
         return f"{type(value).__name__} (expected true/false)"
     if not isinstance(value, kind):
         return f"{type(value).__name__} (expected {kind.__name__})"
+    if kind is str and len(value) > MAX_TEXT_CHARS:
+        return f"{len(value):,} characters (expected at most {MAX_TEXT_CHARS})"
+    if kind is list and len(value) > MAX_LIST_ITEMS:
+        return f"{len(value):,} entries (expected at most {MAX_LIST_ITEMS:,})"
     return None
 
 
@@ -107,7 +145,8 @@ def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> lis
             problems.append(f"{where}[{index}]: expected an object")
             continue
         if set(item) != set(fields):
-            problems.append(f"{where}[{index}]: keys {sorted(item)}; expected {sorted(fields)}")
+            problems.append(f"{where}[{index}]: keys {shown(sorted(map(str, item)))}; expected "
+                            f"{sorted(fields)}")
             continue
         for key, kind in fields.items():
             problem = _type_problem(item[key], kind, key in nullable)
@@ -118,12 +157,19 @@ def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> lis
 
 def _shape_problems(record: dict) -> list[str]:
     """Unknown, missing and mistyped fields."""
-    problems = [f"unknown field {key!r}" for key in sorted(set(record) - set(FIELDS))]
+    problems = [f"unknown field {shown(key)}" for key in sorted(set(record) - set(FIELDS))]
     problems += [f"missing field {key!r}" for key in FIELDS if key not in record]
     if problems:
         return problems
     for key, (kind, nullable) in FIELDS.items():
-        problem = _type_problem(record[key], kind, nullable)
+        value = record[key]
+        if key in ("parameters_json", "prompt_hashes_json") and isinstance(value, str):
+            problem = (f"{len(value):,} characters (expected at most {MAX_JSON_TEXT_CHARS:,})"
+                       if len(value) > MAX_JSON_TEXT_CHARS else None)
+        elif key == "per_item" and isinstance(value, list):
+            problem = None  # its own limit (MAX_PER_ITEM), checked value by value
+        else:
+            problem = _type_problem(value, kind, nullable)
         if problem:
             problems.append(f"{key}: {problem}")
     return problems
@@ -133,19 +179,19 @@ def _value_problems(record: dict) -> list[str]:
     """Fields of the right type whose value is not allowed."""
     problems = []
     if record["schema"] != SCHEMA_VERSION:
-        problems.append(f"schema: {record['schema']!r}; expected {SCHEMA_VERSION!r}")
-    problems += [f"{key}: {record[key]!r}; expected 1-100 of A-Z a-z 0-9 _ . + -"
+        problems.append(f"schema: {shown(record['schema'])}; expected {SCHEMA_VERSION!r}")
+    problems += [f"{key}: {shown(record[key])}; expected 1-100 of A-Z a-z 0-9 _ . + -"
                  for key in ("benchmark", "system", "family") if not _NAME.match(record[key])]
     if record["data_kind"] not in DATA_KINDS:
-        problems.append(f"data_kind: {record['data_kind']!r}; expected one of {DATA_KINDS}")
-    if not _DATE.match(record["date"]):
-        problems.append(f"date: {record['date']!r}; expected YYYY-MM-DD")
+        problems.append(f"data_kind: {shown(record['data_kind'])}; expected one of {DATA_KINDS}")
+    if not _DATE.match(record["date"]) or not _is_date(record["date"]):
+        problems.append(f"date: {shown(record['date'])}; expected a date YYYY-MM-DD")
     for key in ("parameters_json", "prompt_hashes_json"):
         try:
-            if not isinstance(json.loads(record[key]), dict):
+            if not isinstance(loads_strict(record[key]), dict):
                 problems.append(f"{key}: expected a JSON object as text")
-        except ValueError:
-            problems.append(f"{key}: not valid JSON text")
+        except (ValueError, RecursionError):
+            problems.append(f"{key}: not valid JSON text (or nested too deeply)")
     return problems
 
 
@@ -205,7 +251,132 @@ def validate_result(record) -> list[str]:
     problems += _struct_problems(record["paired_tests"], _TEST_FIELDS, "paired_tests", set())
     if not problems and sum(m["primary"] for m in record["metrics"]) != 1:
         problems.append("metrics: expected exactly one primary metric")
-    return problems + _per_item_problems(record) + _comparability_problems(record)
+    problems += _per_item_problems(record) + _comparability_problems(record)
+    if not problems:
+        problems += _consistency_problems(record)
+    return problems
+
+
+def _is_date(text: str) -> bool:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _agrees(stated: float, recomputed: float) -> bool:
+    return abs(stated - recomputed) <= ABSOLUTE_TOLERANCE + RELATIVE_TOLERANCE * abs(recomputed)
+
+
+def _interval_problems(item: dict, value_key: str, where: str) -> list[str]:
+    """``ci_low`` / ``ci_high``: both null or both numbers with low <= value <= high."""
+    low, high, value = item["ci_low"], item["ci_high"], item[value_key]
+    if (low is None) != (high is None):
+        return [f"{where}: ci_low = {shown(low)}, ci_high = {shown(high)}; expected both "
+                "numbers or both null"]
+    if low is None or value is None:
+        return []
+    slack = ABSOLUTE_TOLERANCE + RELATIVE_TOLERANCE * abs(value)
+    if not low - slack <= value <= high + slack:
+        return [f"{where}: {value_key} {shown(value)} outside its interval [{shown(low)}, "
+                f"{shown(high)}]; expected ci_low <= {value_key} <= ci_high"]
+    return []
+
+
+def _consistency_problems(record: dict) -> list[str]:
+    """Numbers that contradict each other: intervals, p-values, names, the per-item mean."""
+    problems = []
+    names = [m["name"] for m in record["metrics"]]
+    if len(set(names)) != len(names):
+        problems.append(f"metrics: a name appears twice ({shown(names)})")
+    for index, metric in enumerate(record["metrics"]):
+        problems += _interval_problems(metric, "value", f"metrics[{index}] ({shown(metric['name'])})")
+    for index, test in enumerate(record["paired_tests"]):
+        where = f"paired_tests[{index}]"
+        if not test["ci_low"] <= test["ci_high"]:
+            problems.append(f"{where}: ci_low > ci_high")
+        if not 0 <= test["p_better"] <= 1:
+            problems.append(f"{where}.p_better: {shown(test['p_better'])}; expected 0 to 1")
+        if test["against"] == record["system"]:
+            problems.append(f"{where}.against: the system itself; a system is never compared "
+                            "with itself")
+    if record["per_item"]:
+        mean = math.fsum(record["per_item"]) / len(record["per_item"])
+        for metric in record["metrics"]:
+            if metric["name"] in MEAN_OF_PER_ITEM and not _agrees(metric["value"], mean):
+                problems.append(f"metrics ({metric['name']}): value {shown(metric['value'])} but "
+                                f"the mean of per_item is {mean:.6g}; expected them to agree")
+    return problems
+
+
+def loads_strict(text: str):
+    """JSON text → value, refusing NaN/Infinity and integers of more than MAX_INT_DIGITS
+    digits (``ValueError``); too deep nesting raises ``RecursionError``."""
+    def integer(digits: str) -> int:
+        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+            raise ValueError(f"an integer of {len(digits.lstrip('-'))} digits (expected at most "
+                             f"{MAX_INT_DIGITS})")
+        return int(digits)
+
+    def constant(name: str):
+        raise ValueError(f"{name} is not a number JSON allows")
+
+    return json.loads(text, parse_int=integer, parse_constant=constant)
+
+
+def read_record_file(path: Path) -> tuple[dict | None, list[str]]:
+    """``(record, [])`` of a valid result file, else ``(None, problems)``; never raises for
+    what the file holds (too large, not UTF-8, bad or deeply nested JSON, a folder)."""
+    try:
+        if not path.is_file():
+            return None, ["not a regular file"]
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            return None, [f"{size:,} bytes; expected at most {MAX_RECORD_BYTES:,}"]
+        record = loads_strict(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return None, [f"not UTF-8 (byte {error.start})"]
+    except RecursionError:
+        return None, ["JSON nested too deeply"]
+    except ValueError as error:  # json.JSONDecodeError included
+        return None, [f"not valid JSON ({str(error)[:200]})"]
+    except OSError as error:
+        return None, [f"cannot be read ({error.strerror})"]
+    return (record, []) if not (problems := validate_result(record)) else (None, problems)
+
+
+def read_record_folder(folder: Path) -> tuple[list[dict], list[tuple[str, str]]]:
+    """Every valid record under ``folder/results`` and ``(file, reason)`` per refused file.
+
+    A record is refused when :func:`validate_result` finds a problem, when its file is not
+    :func:`record_path` of its own benchmark and system, or when a second file holds the same
+    (benchmark, system). Shared by ``courtbench leaderboard check`` and the leaderboard Space,
+    so that no record the check accepts can break the page. Files are read in sorted order;
+    at most ``MAX_FILES``.
+    """
+    root = Path(folder)
+    records, refused, seen = [], [], {}
+    paths = sorted((root / "results").rglob("*.json")) if (root / "results").is_dir() else []
+    for index, path in enumerate(paths):
+        name = path.relative_to(root).as_posix()
+        if index >= MAX_FILES:
+            refused.append((name[:200], f"more than {MAX_FILES:,} files: not read"))
+            continue
+        record, problems = read_record_file(path)
+        if record is not None and name != record_path(record):
+            problems = [f"stored as {name}, expected {record_path(record)}"]
+        elif record is not None and (record["benchmark"], record["system"]) in seen:
+            problems = [f"a second record of {record['system']} in {record['benchmark']} "
+                        f"(first: {seen[(record['benchmark'], record['system'])]})"]
+        if problems:
+            refused.append((name[:200], "; ".join(problems[:5])[:1000]))
+            continue
+        seen[(record["benchmark"], record["system"])] = name
+        records.append(record)
+    return records, refused
 
 
 def record_path(record: dict) -> str:
@@ -227,38 +398,14 @@ def paired_bootstrap(values_a, values_b, *, lower_is_better: bool, n_resamples: 
                      seed: int = 12345, alpha: float = 0.05) -> dict:
     """Paired bootstrap of the mean of per-item values: is system A better than B?
 
-    Args:
-        values_a, values_b: per-item values of the two systems on the same items, same order.
-        lower_is_better: direction of the per-item value (absolute error: True).
-        n_resamples: full-size resamples of the items, drawn with
-            ``numpy.random.default_rng(seed).integers(0, n, size=n)`` one after the other.
-        alpha: two-sided level of the percentile interval.
+    The shared comparison of ``paired_bootstrap.py`` (the same code as the ``bootstrap_mae``
+    metric module's): ties count for neither system and the verdict is "A better" / "B better"
+    only when the whole percentile interval of Δ = mean_a − mean_b lies on that system's side
+    of 0, so identical systems are "no significant difference".
 
     Returns:
-        ``{"mean_a", "mean_b", "delta" (mean_a − mean_b), "ci_low", "ci_high",
-        "p_a_better" (share of resamples where A is better), "verdict", "n", "n_resamples",
-        "seed"}``.
+        ``{"mean_a", "mean_b", "delta", "ci_low", "ci_high", "p_a_better", "p_b_better",
+        "verdict", "n", "n_resamples", "seed", "alpha"}``.
     """
-    a = np.asarray(values_a, dtype=np.float64)
-    b = np.asarray(values_b, dtype=np.float64)
-    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
-        raise ValueError(f"per-item values: lengths {a.size} and {b.size}; expected the same "
-                         "non-zero length (systems scored on the same items)")
-    difference = a - b
-    rng = np.random.default_rng(seed)
-    replicates = np.empty(n_resamples)
-    for index in range(n_resamples):
-        replicates[index] = difference[rng.integers(0, a.size, size=a.size)].mean()
-    better = replicates < 0 if lower_is_better else replicates > 0
-    low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
-    p_better = float(better.mean())
-    if p_better > 1 - alpha / 2:
-        verdict = "A better"
-    elif p_better < alpha / 2:
-        verdict = "B better"
-    else:
-        verdict = "no significant difference"
-    return {"mean_a": float(a.mean()), "mean_b": float(b.mean()),
-            "delta": float(difference.mean()), "ci_low": float(low), "ci_high": float(high),
-            "p_a_better": p_better, "verdict": verdict, "n": int(a.size),
-            "n_resamples": n_resamples, "seed": seed}
+    return compare_paired(values_a, values_b, lower_is_better=lower_is_better,
+                          n_resamples=n_resamples, seed=seed, alpha=alpha)

@@ -6,7 +6,10 @@ installed (Debian package ``chromium``) every page is saved as ``<out>/<name>.pn
 person to look at; the page's log goes to ``<out>/<name>.log``. Without Chromium the pages
 are still started and checked to serve.
 
-Usage: ``python -m courtbench.spaces [--out DIR] [--only NAME ...]``.
+With ``--leaderboard RESULTS_DIR`` the leaderboard Space is served too, reading the result
+records of that folder (e.g. one holding hostile records), and saved as ``leaderboard.png``.
+
+Usage: ``python -m courtbench.spaces [--out DIR] [--only NAME ...] [--leaderboard DIR]``.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from tqdm import tqdm
 
 from courtbench.errors import CourtbenchError
 from courtbench.metric_modules import metric_folders
+from courtbench.resources import package_path
 
 STARTUP_TIMEOUT_S = 900.0  # a ceiling: six pages importing gradio at once on a loaded 2-core machine
 SCREENSHOT_TIMEOUT_S = 180.0
@@ -91,7 +95,8 @@ def stop(process: subprocess.Popen) -> None:
 
 @contextlib.contextmanager
 def running_pages(folders: Mapping[str, Path], log_dir: Path, *,
-                  python: str = sys.executable) -> Iterator[dict[str, str]]:
+                  python: str = sys.executable,
+                  extra_env: Mapping[str, str] | None = None) -> Iterator[dict[str, str]]:
     """Serve every ``folder/app.py`` from its own subprocess, all started at once (their
     start-up, mostly imports, overlaps); yield ``{name: URL}`` once all serve; stop them all
     afterwards.
@@ -100,6 +105,7 @@ def running_pages(folders: Mapping[str, Path], log_dir: Path, *,
         folders: ``{name: metric folder holding app.py}``.
         log_dir: each page's stdout and stderr go to ``<log_dir>/<name>.log``.
         python: the interpreter that runs the pages.
+        extra_env: more environment variables of every page (e.g. ``RESULTS_DIR``).
     """
     with contextlib.ExitStack() as stack:
         started = {}
@@ -107,7 +113,8 @@ def running_pages(folders: Mapping[str, Path], log_dir: Path, *,
             port = free_port()
             log = stack.enter_context(open(log_dir / f"{name}.log", "wb"))
             process = subprocess.Popen([python, "app.py"], cwd=folder,
-                                       env=page_environment(port), stdout=log,
+                                       env={**page_environment(port), **(extra_env or {})},
+                                       stdout=log,
                                        stderr=subprocess.STDOUT)
             stack.callback(stop, process)
             started[name] = (process, port)
@@ -160,8 +167,9 @@ def screenshot(chromium: str, url: str, png: Path) -> None:
         os.replace(partial, png)
 
 
-def capture_pages(names: Sequence[str], out: Path) -> list[str]:
-    """Start every named page, screenshot it if Chromium is installed, stop it.
+def capture_pages(names: Sequence[str], out: Path, leaderboard: Path | None = None) -> list[str]:
+    """Start every named page, screenshot it if Chromium is installed, stop it; with
+    ``leaderboard`` (a results folder) the leaderboard Space reading it, too.
 
     Returns:
         One line per page saying what was done.
@@ -171,6 +179,14 @@ def capture_pages(names: Sequence[str], out: Path) -> list[str]:
     """
     folders = metric_folders()
     unknown = sorted(set(names) - set(folders))
+    folders = {name: folders[name] for name in names if name in folders}
+    extra_env = {}
+    if leaderboard is not None:
+        if not (Path(leaderboard) / "results").is_dir():
+            raise CourtbenchError(f"--leaderboard {leaderboard}: no results/ folder in it")
+        folders["leaderboard"] = package_path("courtbench", "spaces", "leaderboard")
+        extra_env["RESULTS_DIR"] = str(Path(leaderboard).resolve())
+        names = [*names, "leaderboard"]
     if unknown:
         raise CourtbenchError(f"--only: unknown metric module(s) {unknown}; expected some of "
                               f"{sorted(folders)}")
@@ -178,7 +194,7 @@ def capture_pages(names: Sequence[str], out: Path) -> list[str]:
     chromium = find_chromium()
     lines = []
     print(f"starting {len(names)} page(s) ...", file=sys.stderr)
-    with running_pages({name: folders[name] for name in names}, out) as urls:
+    with running_pages(folders, out, extra_env=extra_env) as urls:
         for name in tqdm(names, desc="screenshots" if chromium else "pages", unit="page"):
             if chromium is None:
                 lines.append(f"{name}: served at {urls[name]} (no screenshot: Chromium not "
@@ -199,9 +215,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="folder for <name>.png and <name>.log (default: spaces_screenshots)")
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help="metric modules to capture (default: all)")
+    parser.add_argument("--leaderboard", type=Path, metavar="RESULTS_DIR",
+                        help="also serve the leaderboard Space reading this results folder "
+                             "and capture it as leaderboard.png")
     args = parser.parse_args(argv)
     try:
-        lines = capture_pages(args.only or sorted(metric_folders()), args.out)
+        lines = capture_pages(args.only or sorted(metric_folders()), args.out, args.leaderboard)
     except CourtbenchError as error:
         print(f"courtbench spaces: {error}", file=sys.stderr)
         return 1

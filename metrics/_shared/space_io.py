@@ -9,14 +9,20 @@
   Lines, as ``courtbench evaluate`` accepts them) and pairs them by sample id;
 - :func:`compute` runs a plain metric function and turns its ``ValueError`` into a
   ``gr.Error`` (a one-line message in the page, not a stack trace);
-- :func:`result_rows` flattens a result into ``[key, value]`` rows for a table.
+- :func:`result_rows` flattens a result into ``[key, value]`` rows for a table;
+- :func:`status_box` and :func:`guarded`: every handler's outcome, including any error as one
+  line, stays in a status box beside the result (previous results are kept on an error);
+- :func:`launch`: serves the page with Gradio's run history off (the browser keeps no copy of
+  what a visitor typed — an API key included); importing this module also turns it off.
 
 One source (``metrics/_shared/space_io.py``) linked into every metric folder; the wheel,
 ``courtbench metrics export`` and ``courtbench publish`` turn the link into a real file. It
 imports only the standard library and gradio.
 """
 
+import contextlib
 import csv
+import functools
 import importlib
 import importlib.machinery
 import importlib.util
@@ -24,10 +30,17 @@ import io
 import json
 import math
 import os
+import re
 import sys
+import threading
 from pathlib import Path
 
-import gradio as gr
+# Gradio's run history keeps every input of every run in the browser's storage (and shows them
+# on /gradio_api/runs); no page of ours may keep a visitor's input, so it is off for all of
+# them, whichever way the page is launched.
+os.environ["GRADIO_RUN_HISTORY"] = "False"
+
+import gradio as gr  # noqa: E402  (after the run-history switch)
 
 # Not resolved: in a checkout this file is a link, and FOLDER is the metric folder holding it.
 FOLDER = Path(os.path.abspath(__file__)).parent
@@ -39,6 +52,59 @@ MAX_LISTED = 10
 def page_error(message):
     """A ``gr.Error`` for bad input: the page shows ``message``; no traceback is logged."""
     return gr.Error(message, print_exception=False)
+
+
+def launch(demo):
+    """Serve ``demo`` as a Space does, with run history off (no input kept in the browser)."""
+    demo.launch(run_history=False)
+
+
+# --------------------------------------------------------------------------- status
+
+
+ERROR_PREFIX = "Error: "
+MAX_MESSAGE_CHARS = 2000
+
+
+def one_line(error):
+    """A one-line message of any exception: ``gr.Error`` text as is, others prefixed with the
+    exception's type; newlines folded and the text cut at ``MAX_MESSAGE_CHARS``."""
+    if isinstance(error, gr.Error):
+        message = str(error.message)
+    elif type(error) is ValueError:  # a module's own message about its input
+        message = str(error)
+    else:
+        message = f"{type(error).__name__}: {error}".rstrip(": ")
+    message = " ".join(message.split())
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS] + " …"
+    return message
+
+
+def status_box(value="Showing the card's example: edit the inputs and press a button to "
+                     "compute."):
+    """The status box beside a result: what the last run did or why it failed (plain text)."""
+    return gr.Textbox(value=value, label="Status", lines=2,
+                      max_lines=6, interactive=False, elem_classes=["courtbench-status"])
+
+
+def guarded(function, n_outputs, done="Done."):
+    """``function`` as an event handler whose last output is the status box.
+
+    On success the outputs of ``function`` are followed by ``done`` (text, or a callable of the
+    outputs returning text). On any exception the ``n_outputs`` previous results stay as
+    they are (``gr.skip()``) and the status box says ``Error: <one line>``; nothing reaches the
+    visitor as a traceback.
+    """
+    @functools.wraps(function)
+    def handler(*args):
+        try:
+            outputs = function(*args)
+        except Exception as error:  # every failure becomes one line in the status box
+            return (*[gr.skip()] * n_outputs, ERROR_PREFIX + one_line(error))
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        return (*outputs, done(outputs) if callable(done) else done)
+    return handler
 
 
 def load_metric(name):
@@ -94,10 +160,12 @@ def card_link():
 
 
 def card_header(title):
-    """Markdown: the title, the card's description and a link to the full card."""
-    return (f"# {title}\n\n{card_description()}\n\n"
-            f"[Read the full metric card]({card_link()}) — what every number means, its "
-            "range and direction, and the module's limitations.")
+    """Markdown: the title, the card's description and where the full card is."""
+    space = os.environ.get("SPACE_ID")
+    where = (f"[the card on the Hub]({card_link()}) or the button below"
+             if space else "the button below (it unfolds the card at the bottom)")
+    return (f"# {title}\n\n{card_description()}\n\nThe full metric card — what every "
+            f"number means, its range and direction, and the module's limitations: {where}.")
 
 
 UPLOAD_TYPES = [".csv", ".jsonl", ".ndjson"]
@@ -108,10 +176,24 @@ def upload_file(label):
     return gr.File(label=label, file_types=UPLOAD_TYPES)
 
 
-def card_accordion(title="Metric card"):
-    """The full card, folded, under the results (``elem_id`` lets screenshots find it)."""
-    with gr.Accordion(title, open=False, elem_id="metric-card"):
+def card_button():
+    """"Read the full metric card": opens the folded card (see :func:`card_accordion`)."""
+    return gr.Button("Read the full metric card", size="sm", variant="secondary")
+
+
+OPEN_CARD_JS = ("() => { setTimeout(() => document.getElementById('metric-card')"
+                "?.scrollIntoView({behavior: 'smooth'}), 100); }")
+
+
+def card_accordion(title="Metric card", button=None):
+    """The full card, folded, under the results (``elem_id`` lets screenshots find it);
+    ``button`` (:func:`card_button`) unfolds it and scrolls to it."""
+    with gr.Accordion(title, open=False, elem_id="metric-card") as accordion:
         gr.Markdown(card_body())
+    if button is not None:
+        button.click(lambda: gr.Accordion(open=True), None, accordion, js=OPEN_CARD_JS,
+                     api_name=False)
+    return accordion
 
 
 def card_body():
@@ -332,13 +414,58 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
 # --------------------------------------------------------------------------- results
 
 
-def compute(function, **arguments):
-    """``function(**arguments)``; a ``ValueError`` or ``ImportError`` becomes ``gr.Error``
-    carrying the module's own message."""
+_INDEXED = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[(?P<index>\d+)\]")
+
+
+def _located(message, where):
+    """``message`` with the input row it names: a module message starting with
+    ``argument[i]`` (0-based) gets `` (<where[argument][i]>)`` — a file line — or
+    `` (table row i+1)`` when the caller gave no locations (1-based, as every message)."""
+    match = _INDEXED.match(message)
+    if not match:
+        return message
+    index = int(match["index"])
+    places = (where or {}).get(match["name"])
+    place = (places[index] if places is not None and index < len(places)
+             else f"table row {index + 1}")
+    return f"{message} ({place})"
+
+
+_LOCATIONS = threading.local()
+
+
+@contextlib.contextmanager
+def located(where):
+    """Within the block, :func:`compute` names the file line of the value a module's message
+    points at: ``where`` is ``{argument: [location, ...]}`` (e.g. the ``where`` strings of
+    :func:`read_aligned`)."""
+    _LOCATIONS.where = where
+    try:
+        yield
+    finally:
+        _LOCATIONS.where = None
+
+
+def places(pairs):
+    """The locations (``where`` strings) of ``[(where, value), ...]`` from :func:`read_aligned`."""
+    return [where for where, _ in pairs]
+
+
+def wire(button, function, inputs, outputs, status, api_name, done="Done."):
+    """``button.click`` of ``guarded(function)``: ``outputs`` then the ``status`` box."""
+    button.click(guarded(function, len(outputs), done), inputs, [*outputs, status],
+                 api_name=api_name)
+
+
+def compute(function, where=None, **arguments):
+    """``function(**arguments)``; any exception becomes ``gr.Error`` carrying the module's own
+    message as one line, with the 1-based table row or file line of the value it names
+    (``where``: ``{argument: [location, ...]}``, optional)."""
+    where = where if where is not None else getattr(_LOCATIONS, "where", None)
     try:
         return function(**arguments)
-    except (ValueError, ImportError) as error:
-        raise page_error(str(error)) from None
+    except Exception as error:  # ValueError of bad input, ImportError / RuntimeError of options
+        raise page_error(_located(one_line(error), where)) from None
 
 
 def _cell(value):

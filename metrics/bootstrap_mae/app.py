@@ -14,15 +14,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 from space_io import (
     card_accordion,
+    card_button,
     card_header,
     compute,
+    launch,
     load_metric,
+    located,
     number,
     page_error,
+    places,
     read_aligned,
     result_rows,
+    status_box,
     table_columns,
     upload_file,
+    wire,
 )
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
@@ -31,6 +37,11 @@ metric = load_metric("bootstrap_mae")
 
 COLUMNS = ["system 1", "system 2", "reference"]
 CONFIGS = ["paired (default)", "single"]
+#: The page's caps (the module itself has none): at most this many resamples, and at most
+#: MAX_DRAWS resampled values (cases × resamples) per run, so one visitor cannot occupy the
+#: Space for minutes.
+MAX_RESAMPLES = 100_000
+MAX_DRAWS = 20_000_000
 EXAMPLE = [[0, 3200, 0], [900, 3200, 1000], [5200, 3200, 5000], [48000, 3200, 50000],
            [0, 3200, 0], [12000, 3200, 10000]]
 
@@ -40,6 +51,19 @@ def _integer(value, name):
     if not number_.is_integer():
         raise page_error(f"{name} = {value!r}: expected an integer")
     return int(number_)
+
+
+def _resamples(value, n):
+    """n_resamples within the page's caps; ``gr.Error`` saying the cap otherwise."""
+    resamples = _integer(value, "n_resamples")
+    if resamples > MAX_RESAMPLES:
+        raise page_error(f"n_resamples = {resamples:,}: this page allows at most "
+                         f"{MAX_RESAMPLES:,} (run the module locally for more)")
+    if resamples * max(n, 1) > MAX_DRAWS:
+        raise page_error(f"n_resamples = {resamples:,} with {n:,} cases: this page draws at most "
+                         f"{MAX_DRAWS:,} values per run; use at most "
+                         f"{max(2, MAX_DRAWS // max(n, 1)):,} resamples")
+    return resamples
 
 
 def distribution_figure(result, values, single):
@@ -73,7 +97,7 @@ def distribution_figure(result, values, single):
 def report(system1, system2, references, config, alpha, n_resamples, seed):
     """Outputs of the page: summary rows, the full JSON and the replicate histogram."""
     options = {"alpha": number(alpha, "alpha"),
-               "n_resamples": _integer(n_resamples, "n_resamples"),
+               "n_resamples": _resamples(n_resamples, len(references)),
                "seed": _integer(seed, "seed")}
     single = config == "single"
     if single:
@@ -113,11 +137,17 @@ def from_files(system1_file, system2_file, references_file, config, alpha, n_res
         _, second, _ = read_aligned(system2_file, references_file, "case_id", ["prediction"],
                                     {"reference": True}, what="system 2 predictions file")
         system2 = [number(value, where) for where, value in second["prediction"]]
-    return report(system1, system2, references, config, alpha, n_resamples, seed)
+    where = {"predictions": places(first["prediction"]),
+             "predictions1": places(first["prediction"]),
+             "predictions2": places(second["prediction"]) if config != "single" else [],
+             "references": places(referenced["reference"])}
+    with located(where):
+        return report(system1, system2, references, config, alpha, n_resamples, seed)
 
 
 with gr.Blocks(title="bootstrap_mae") as demo:
     gr.Markdown(card_header("bootstrap_mae"))
+    open_card = card_button()
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Tab("Paste values"):
@@ -138,7 +168,7 @@ with gr.Blocks(title="bootstrap_mae") as demo:
         with gr.Column(scale=1):
             config = gr.Radio(CONFIGS, value=CONFIGS[0], label="Config")
             alpha = gr.Number(value=0.05, label="alpha (two-sided; the interval covers 1 − alpha)")
-            n_resamples = gr.Number(value=1000, precision=0, label="n_resamples (≥ 2)")
+            n_resamples = gr.Number(value=1000, precision=0, label=f"n_resamples (2 to {MAX_RESAMPLES:,})")
             seed = gr.Number(value=12345, precision=0, label="seed of numpy.random.default_rng")
     options = [config, alpha, n_resamples, seed]
     gr.Examples(examples=[[EXAMPLE, CONFIGS[0], 0.05, 1000, 12345],
@@ -148,16 +178,16 @@ with gr.Blocks(title="bootstrap_mae") as demo:
                 example_labels=["card example (paired)", "card example (single, seed 1)",
                                 "identical systems"])
     initial = from_table(EXAMPLE, CONFIGS[0], 0.05, 1000, 12345)
+    status = status_box()
     with gr.Row():
         rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
                             interactive=False, label="Result (rounded; the JSON is exact)")
         full = gr.JSON(value=initial[1], label="Full result (JSON)", open=True)
     distribution = gr.Plot(value=initial[2], label="Bootstrap distribution with the interval")
-    card_accordion("Comparison card")
+    card_accordion("Comparison card", button=open_card)
     outputs = [rows, full, distribution]
-    table_button.click(from_table, [table, *options], outputs, api_name="from_table")
-    files_button.click(from_files, [system1_file, system2_file, references_file, *options],
-                       outputs, api_name="from_files")
+    wire(table_button, from_table, [table, *options], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [system1_file, system2_file, references_file, *options], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    demo.launch()
+    launch(demo)

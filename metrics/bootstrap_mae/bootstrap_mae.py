@@ -26,6 +26,7 @@ import evaluate
 import numpy as np
 
 from .npd_amounts import _as_amounts, _check_example, _rescale_exponent, _unscale
+from .paired_bootstrap import bootstrap_replicates, interval_side, percentile_interval
 
 _CITATION = """\
 @inproceedings{koehn2004statistical,
@@ -81,9 +82,9 @@ Examples:
 DEFAULT_SEED = 12345
 DEFAULT_N_RESAMPLES = 1000
 DEFAULT_ALPHA = 0.05
-#: At most this many index-matrix elements are drawn at once: the index chunk (int64) and
-#: the gathered values (float64) take 16 bytes per element, i.e. at most 64 MiB per chunk.
-MAX_CHUNK_ELEMENTS = 1 << 22
+#: re-exported from the shared paired bootstrap (tests and the page use them from here)
+__all__ = ["bootstrap_mae", "bootstrap_mae_single", "bootstrap_replicates",
+           "BootstrapMae"]
 
 
 def _check_inputs(**named):
@@ -111,54 +112,12 @@ def _check_options(alpha, n_resamples, seed):
     return float(alpha), int(n_resamples), int(seed)
 
 
-def resample_indices(n, *, n_resamples, seed, max_chunk_elements=MAX_CHUNK_ELEMENTS):
-    """Yield the bootstrap index matrix in row chunks of shape ``(rows, n)`` (int64).
-
-    Rows are replicates in order. The concatenated rows equal
-    ``[rng.integers(0, n, size=n) for _ in range(n_resamples)]`` with
-    ``rng = numpy.random.default_rng(seed)``. A chunk holds at most ``max_chunk_elements``
-    indices (at least one row).
-    """
-    rng = np.random.default_rng(seed)
-    rows = max(1, min(n_resamples, max_chunk_elements // n))
-    for start in range(0, n_resamples, rows):
-        yield rng.integers(0, n, size=(min(rows, n_resamples - start), n))
-
-
-def bootstrap_replicates(values, *, n_resamples, seed, max_chunk_elements=MAX_CHUNK_ELEMENTS):
-    """Means of ``values`` (a 1-D float64 array of per-case statistics) over the resamples.
-
-    Replicate ``b`` is ``values[idx_b].mean()`` with ``idx_b`` the ``b``-th row of
-    :func:`resample_indices`. Memory beyond the inputs: ``16 · max_chunk_elements`` bytes
-    plus ``8 · n_resamples``. Returns a float64 array of length ``n_resamples``.
-    """
-    replicates = np.empty(n_resamples)
-    buffer = None
-    done = 0
-    for chunk in resample_indices(values.size, n_resamples=n_resamples, seed=seed,
-                                  max_chunk_elements=max_chunk_elements):
-        if buffer is None or buffer.shape != chunk.shape:
-            buffer = np.empty(chunk.shape)
-        # indices are always in [0, n): mode="clip" changes nothing but lets numpy write
-        # into ``buffer`` directly (mode="raise" with ``out`` allocates a hidden copy)
-        np.take(values, chunk, out=buffer, mode="clip")
-        np.mean(buffer, axis=1, out=replicates[done:done + len(chunk)])
-        done += len(chunk)
-        del chunk  # free it before the next chunk is drawn
-    return replicates
-
-
 def _settings(kind, n, alpha, n_resamples, seed):
     signature = (f"bootstrap_mae:{kind}|n:{n}|resamples:{n_resamples}|seed:{seed}|"
                  f"alpha:{alpha}|ci:percentile|rng:default_rng|numpy:{np.__version__}")
     return {"alpha": alpha, "confidence_level": 1.0 - alpha, "n": n,
             "n_resamples": n_resamples, "seed": seed, "numpy_version": np.__version__,
             "signature": signature}
-
-
-def _percentile_interval(replicates, alpha):
-    low, high = np.percentile(replicates, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return float(low), float(high)
 
 
 def bootstrap_mae(*, predictions1, predictions2, references, alpha=DEFAULT_ALPHA,
@@ -190,7 +149,7 @@ def bootstrap_mae(*, predictions1, predictions2, references, alpha=DEFAULT_ALPHA
     e1 = _scaled(np.abs(p1 - y), exponent)
     e2 = _scaled(np.abs(p2 - y), exponent)
     replicates = bootstrap_replicates(e1 - e2, n_resamples=n_resamples, seed=seed)
-    ci_low, ci_high = _percentile_interval(replicates, alpha)
+    ci_low, ci_high = percentile_interval(replicates, alpha)
     mae1 = float(e1.mean())
     mae2 = float(e2.mean())
     return {
@@ -211,11 +170,9 @@ def _scaled(values, exponent):
 
 
 def _verdict(ci_low, ci_high):
-    if ci_high < 0:
-        return "1 better"
-    if ci_low > 0:
-        return "2 better"
-    return "not significant"
+    """"1 better" / "2 better" / "not significant" (the shared rule: a tie is not a win)."""
+    return {"below": "1 better", "above": "2 better"}.get(interval_side(ci_low, ci_high),
+                                                         "not significant")
 
 
 def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
@@ -237,7 +194,7 @@ def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
     exponent = _rescale_exponent(p, y)  # 0 unless amounts are astronomically large
     errors = _scaled(np.abs(p - y), exponent)
     replicates = bootstrap_replicates(errors, n_resamples=n_resamples, seed=seed)
-    ci_low, ci_high = _percentile_interval(replicates, alpha)
+    ci_low, ci_high = percentile_interval(replicates, alpha)
     return {
         "mae": _unscale(float(errors.mean()), exponent),
         "standard_error": _unscale(float(replicates.std(ddof=1)), exponent),

@@ -4,24 +4,42 @@ Inputs: a pasted table (generated headnote, gold headnote) with one headnote and
 language for all rows, or an uploaded predictions file (``sample_id``, ``prediction``; CSV or
 JSON Lines as ``courtbench evaluate`` reads) with a references file (``sample_id``,
 ``reference``, ``headnote_language``, ``decision_language``); and the judge: an
-OpenAI-compatible endpoint, a model and an API key. The key typed here is sent to that
-endpoint only; it is neither stored nor logged. The numbers come from
+OpenAI-compatible endpoint, a model and an API key. The numbers come from
 :func:`headnote_judge.headnote_judge`, loaded from the script beside this file.
+
+What a visitor may ask for is set by the Space's owner (environment variables / Space
+secrets), never by the visitor:
+
+- ``JUDGE_ENDPOINTS``: comma-separated base URLs the page may call (default: ``JUDGE_BASE_URL``,
+  else ``https://api.openai.com/v1``); any other URL is refused before a request is made;
+- ``JUDGE_API_KEY`` (a secret): the owner's key; when set, visitors type no key and the
+  models are limited to ``JUDGE_MODELS`` (default ``JUDGE_MODEL``, else ``gpt-4o-mini``);
+  when unset, visitors supply their own key, which is sent to the endpoint only — neither
+  stored (run history is off, see ``space_io.launch``) nor logged;
+- ``JUDGE_MAX_SAMPLES`` (default 200): most headnote pairs per run; concurrency, retries,
+  timeout and max_tokens are capped at ``MAX_CONCURRENCY`` … below.
 """
+
+import os
 
 import gradio as gr
 from space_io import (
     card_accordion,
+    card_button,
     card_header,
     compute,
+    launch,
     load_metric,
+    located,
     number,
     page_error,
     read_aligned,
     result_rows,
+    status_box,
     table_columns,
     text,
     upload_file,
+    wire,
 )
 
 judge = load_metric("headnote_judge")
@@ -32,36 +50,111 @@ EXAMPLE = [["Art. 8 ZGB; Beweislast für den Bestand einer Forderung.",
             "Art. 8 ZGB; Verteilung der Beweislast bei bestrittenen Forderungen (E. 3)."]]
 EXAMPLE_FR = [["Art. 29 al. 2 Cst.; droit d'être entendu.",
                "Art. 29 al. 2 Cst.; violation du droit d'être entendu, renvoi (consid. 2)."]]
-SAMPLE_HEADERS = ["sample", "language pair", "status", "score",
-                  *judge.CATEGORIES, "reason"]
+SAMPLE_HEADERS = ["row", "sample", "language pair", "status", "reason", "score",
+                  *judge.CATEGORIES]
+MAX_CONCURRENCY = 8
+MAX_RETRIES = 5
+MAX_TIMEOUT_S = 300.0
+MAX_TOKENS = 8192
+DEFAULT_ENDPOINT = "https://api.openai.com/v1"
+DEFAULT_MODEL = "gpt-4o-mini"
 
 
-def _integer(value, name, *, allow_none=False):
+def _listed(variable, default):
+    """Comma-separated values of an environment variable (``default`` when unset or empty)."""
+    values = [v.strip().rstrip("/") for v in os.environ.get(variable, "").split(",") if v.strip()]
+    return values or default
+
+
+def allowed_endpoints():
+    """The base URLs the owner allows (``JUDGE_ENDPOINTS``, else ``JUDGE_BASE_URL``)."""
+    return _listed("JUDGE_ENDPOINTS", _listed("JUDGE_BASE_URL", [DEFAULT_ENDPOINT]))
+
+
+def owner_key():
+    """The owner's API key (Space secret ``JUDGE_API_KEY``), or None: visitors bring theirs."""
+    return os.environ.get("JUDGE_API_KEY") or None
+
+
+def allowed_models():
+    """Models a visitor may name: any with their own key, else ``JUDGE_MODELS``."""
+    if owner_key() is None:
+        return None
+    return _listed("JUDGE_MODELS", _listed("JUDGE_MODEL", [DEFAULT_MODEL]))
+
+
+def max_samples():
+    value = os.environ.get("JUDGE_MAX_SAMPLES", "200")
+    return int(value) if value.isdigit() and int(value) > 0 else 200
+
+
+def _integer(value, name, *, allow_none=False, low=None, high=None):
     if allow_none and value is None:
         return None
     number_ = number(value, name)
     if not number_.is_integer():
         raise page_error(f"{name} = {value!r}: expected an integer")
+    if (low is not None and number_ < low) or (high is not None and number_ > high):
+        raise page_error(f"{name} = {value!r}: this page allows {low} to {high}")
     return int(number_)
+
+
+def _endpoint(base_url, model, api_key):
+    """(base URL, model, key) as the owner allows them; ``gr.Error`` otherwise."""
+    allowed = allowed_endpoints()
+    url = (base_url or "").strip().rstrip("/")
+    if url not in allowed:
+        raise page_error(f"base URL {url[:200]!r} is not allowed on this page; allowed: "
+                         f"{', '.join(allowed)} (the Space's owner sets JUDGE_ENDPOINTS)")
+    models = allowed_models()
+    if models is not None and model not in models:
+        raise page_error(f"model {str(model)[:200]!r} is not allowed with the owner's key; "
+                         f"allowed: {', '.join(models)}")
+    key = owner_key() or (api_key or None)
+    return url, model, key
+
+
+def _options(max_tokens, seed, concurrency, max_retries, timeout):
+    """Request options within the page's caps; ``gr.Error`` naming the option otherwise."""
+    seconds = number(timeout, "timeout")
+    if not 0 < seconds <= MAX_TIMEOUT_S:
+        raise page_error(f"timeout = {timeout!r}: this page allows more than 0 and at most "
+                         f"{MAX_TIMEOUT_S:g} seconds")
+    return {"max_tokens": _integer(max_tokens, "max_tokens", low=1, high=MAX_TOKENS),
+            "seed": _integer(seed, "seed", allow_none=True),
+            "concurrency": _integer(concurrency, "concurrency", low=1, high=MAX_CONCURRENCY),
+            "max_retries": _integer(max_retries, "max_retries", low=0, high=MAX_RETRIES),
+            "timeout": seconds}
+
+
+def _sample_row(index, sample):
+    return [index + 1, sample["sample_id"], sample["language_pair"], sample["status"],
+            sample["reason"] or "", sample["score"],
+            *((sample["scores"] or {}).get(category) for category in judge.CATEGORIES)]
+
+
+def _status(outputs):
+    result = outputs[2]
+    failed = sum(s["status"] != "scored" for s in result["samples"])
+    return (f"Done: {len(result['samples'])} pair(s) judged, {failed} failed"
+            + (" (reasons in the 'reason' column)." if failed else "."))
 
 
 def report(predictions, references, headnote_languages, decision_languages, base_url, model,
            api_key, max_tokens, seed, concurrency, max_retries, timeout, failed_as_zero):
     """Outputs: summary rows, per-sample rows and the full JSON (the key is never in them)."""
+    if len(predictions) > max_samples():
+        raise page_error(f"{len(predictions)} headnote pairs: this page judges at most "
+                         f"{max_samples()} per run (run `courtbench judge` for more)")
+    url, model, key = _endpoint(base_url, model, api_key)
     result = compute(judge.headnote_judge, predictions=predictions, references=references,
                      headnote_languages=headnote_languages,
-                     decision_languages=decision_languages, base_url=base_url, model=model,
-                     api_key=api_key or None, max_tokens=_integer(max_tokens, "max_tokens"),
-                     seed=_integer(seed, "seed", allow_none=True),
-                     concurrency=_integer(concurrency, "concurrency"),
-                     max_retries=_integer(max_retries, "max_retries"),
-                     timeout=number(timeout, "timeout"), failed_as_zero=bool(failed_as_zero),
-                     progress=False)
+                     decision_languages=decision_languages, base_url=url, model=model,
+                     api_key=key, failed_as_zero=bool(failed_as_zero), progress=False,
+                     **_options(max_tokens, seed, concurrency, max_retries, timeout))
     summary = result_rows(result, skip=("samples", "by_language_pair", "reproducibility"))
     summary.append(["reproducibility.signature", result["reproducibility"]["signature"]])
-    samples = [[s["sample_id"], s["language_pair"], s["status"], s["score"],
-                *((s["scores"] or {}).get(category) for category in judge.CATEGORIES),
-                s["reason"] or ""] for s in result["samples"]]
+    samples = [_sample_row(i, s) for i, s in enumerate(result["samples"])]
     return summary, samples, result
 
 
@@ -85,16 +178,21 @@ def from_files(predictions_file, references_file, base_url, model, api_key, max_
     _, predicted, referenced = read_aligned(
         predictions_file, references_file, "sample_id", ["prediction"],
         {"reference": True, "headnote_language": True, "decision_language": True})
-    return report([text(value, where) for where, value in predicted["prediction"]],
-                  [text(value, where) for where, value in referenced["reference"]],
-                  [text(value, where) for where, value in referenced["headnote_language"]],
-                  [text(value, where) for where, value in referenced["decision_language"]],
-                  base_url, model, api_key, max_tokens, seed, concurrency, max_retries, timeout,
-                  failed_as_zero)
+    where = {"predictions": [w for w, _ in predicted["prediction"]],
+             **{f"{c}s" if c != "reference" else "references": [w for w, _ in referenced[c]]
+                for c in ("reference", "headnote_language", "decision_language")}}
+    with located(where):
+        return report([text(value, where) for where, value in predicted["prediction"]],
+                      [text(value, where) for where, value in referenced["reference"]],
+                      [text(value, where) for where, value in referenced["headnote_language"]],
+                      [text(value, where) for where, value in referenced["decision_language"]],
+                      base_url, model, api_key, max_tokens, seed, concurrency, max_retries,
+                      timeout, failed_as_zero)
 
 
 with gr.Blocks(title="headnote_judge") as demo:
     gr.Markdown(card_header("headnote_judge"))
+    open_card = card_button()
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Tab("Paste headnotes"):
@@ -117,17 +215,29 @@ with gr.Blocks(title="headnote_judge") as demo:
                 references_file = upload_file("References file")
                 files_button = gr.Button("Judge the files", variant="primary")
         with gr.Column(scale=2):
-            base_url = gr.Textbox(label="Base URL (OpenAI-compatible)",
-                                  value="https://api.openai.com/v1")
-            model = gr.Textbox(label="Judge model", value="gpt-4o-mini")
+            endpoints = allowed_endpoints()
+            base_url = gr.Dropdown(endpoints, value=endpoints[0],
+                                   label="Endpoint (OpenAI-compatible; set by the Space's owner)")
+            models = allowed_models()
+            model = (gr.Dropdown(models, value=models[0], label="Judge model") if models
+                     else gr.Textbox(label="Judge model", value=DEFAULT_MODEL))
             api_key = gr.Textbox(label="API key (sent to the endpoint only, never stored)",
-                                 type="password")
+                                 type="password", visible=owner_key() is None)
+            if owner_key() is not None:
+                gr.Markdown("The Space's owner provides the key: no key needed.")
+            # ranges are in the labels and checked by the handler, so that a value out of
+            # range is explained in the status box (not a toast from the component)
             with gr.Accordion("Request options", open=False):
-                max_tokens = gr.Number(value=2048, precision=0, label="max_tokens")
+                max_tokens = gr.Number(value=2048, precision=0,
+                                       label=f"max_tokens (1-{MAX_TOKENS})")
                 seed = gr.Number(value=0, precision=0, label="seed (empty: not sent)")
-                concurrency = gr.Number(value=4, precision=0, label="concurrency")
-                max_retries = gr.Number(value=2, precision=0, label="max_retries")
-                timeout = gr.Number(value=120, label="timeout (seconds per attempt)")
+                concurrency = gr.Number(value=4, precision=0,
+                                        label=f"concurrency (1-{MAX_CONCURRENCY})")
+                max_retries = gr.Number(value=2, precision=0,
+                                        label=f"max_retries (0-{MAX_RETRIES})")
+                timeout = gr.Number(value=120,
+                                    label=f"timeout (seconds per attempt, at most "
+                                          f"{MAX_TIMEOUT_S:g})")
                 failed_as_zero = gr.Checkbox(value=False,
                                              label="failed_as_zero (count failed samples as 0)")
     judge_options = [base_url, model, api_key, max_tokens, seed, concurrency, max_retries,
@@ -135,19 +245,24 @@ with gr.Blocks(title="headnote_judge") as demo:
     gr.Examples(examples=[[EXAMPLE, "de", "fr"], [EXAMPLE_FR, "fr", "fr"]],
                 inputs=[table, headnote_language, decision_language],
                 example_labels=["German headnote of a French decision", "French headnote"])
+    status = status_box("Ready: press a button to ask the judge.")
     with gr.Row():
         summary = gr.Dataframe(headers=["key", "value"], type="array", interactive=False,
                                label="Result (rounded; the JSON is exact): appears once the "
                                      "judge has answered")
         full = gr.JSON(label="Full result (JSON)", open=False)
     samples = gr.Dataframe(headers=SAMPLE_HEADERS, type="array", interactive=False, wrap=True,
-                           label="Per sample: status, score (0-100) and category ratings (1-3)")
-    card_accordion()
+                           column_widths=["5%", "8%", "10%", "9%", "38%", "6%",
+                                          *["6%"] * len(judge.CATEGORIES)],
+                           label="Per sample (row = 1-based row of the table or references "
+                                 "file): status, why a sample failed, score (0-100) and "
+                                 "category ratings (1-3)")
+    card_accordion(button=open_card)
     outputs = [summary, samples, full]
-    table_button.click(from_table, [table, headnote_language, decision_language, *judge_options],
-                       outputs, api_name="from_table")
-    files_button.click(from_files, [predictions_file, references_file, *judge_options], outputs,
-                       api_name="from_files")
+    wire(table_button, from_table, [table, headnote_language, decision_language, *judge_options],
+         outputs, status, api_name="from_table", done=_status)
+    wire(files_button, from_files, [predictions_file, references_file, *judge_options], outputs,
+         status, api_name="from_files", done=_status)
 
 if __name__ == "__main__":
-    demo.launch()
+    launch(demo)

@@ -13,16 +13,20 @@ import gradio as gr
 from sacrebleu.metrics import BLEU
 from space_io import (
     card_accordion,
+    card_button,
     card_header,
     compute,
+    launch,
     load_metric,
     number,
     page_error,
     read_aligned,
     result_rows,
+    status_box,
     table_columns,
     text,
     upload_file,
+    wire,
 )
 
 metric = load_metric("headnote_similarity")
@@ -33,6 +37,12 @@ EXAMPLE = [["Art. 6 VG; Genugtuung für den Ehemann.", "Art. 6 VG; Genugtuungsan
 EXAMPLE_FR_IT = [["Le recours est rejeté.", "Le Tribunal rejette le recours."],
                  ["Il ricorso è respinto.", "Il ricorso è respinto."]]
 SCORES = ["rouge1", "rouge2", "rougeL", "bleu"]
+#: sacrebleu tokenizers the page can honour offline with the Space's requirements (ja-mecab,
+#: ko-mecab and the spm/flores tokenizers need extra packages or a download).
+BLEU_TOKENIZERS = [name for name in ("13a", "intl", "char", "none") if name in BLEU.TOKENIZERS]
+NO_BERTSCORE = ("**On this page: ROUGE and BLEU only.** BERTScore (rescaled) needs a large "
+                "model download, so this page does not compute it; run the module with its "
+                "`bertscore` extra (see the card) for BERTScore.")
 
 
 def _integer(value, name):
@@ -100,6 +110,8 @@ def from_files(predictions_file, references_file, rouge_tokenizer, bleu_tokenize
 
 with gr.Blocks(title="headnote_similarity") as demo:
     gr.Markdown(card_header("headnote_similarity"))
+    open_card = card_button()
+    gr.Markdown(NO_BERTSCORE)
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Tab("Paste headnotes"):
@@ -126,7 +138,7 @@ with gr.Blocks(title="headnote_similarity") as demo:
         with gr.Column(scale=1):
             rouge_tokenizer = gr.Dropdown(list(metric.ROUGE_TOKENIZERS), value="unicode",
                                           label="ROUGE tokenizer")
-            bleu_tokenize = gr.Dropdown(sorted(BLEU.TOKENIZERS), value="13a",
+            bleu_tokenize = gr.Dropdown(BLEU_TOKENIZERS, value="13a",
                                         label="BLEU tokenizer (sacrebleu; intl suits de/fr/it)")
             bootstrap_resamples = gr.Number(value=1000, precision=0,
                                             label="bootstrap_resamples (standard errors)")
@@ -137,23 +149,23 @@ with gr.Blocks(title="headnote_similarity") as demo:
                 inputs=[table, headnote_language, decision_language, *options],
                 example_labels=["card example", "card example, grouped by pair, BLEU intl"])
     initial = from_table(EXAMPLE, "de", NO_SOURCE, "unicode", "13a", 1000, 0)
-    with gr.Row():
+    status = status_box()
+    with gr.Column():
         summary = gr.Dataframe(value=initial[0], headers=["key", "value (0-100)", "bootstrap SE"],
                                type="array", interactive=False,
+                               column_widths=["50%", "25%", "25%"],
                                label="Result: macro-averages over groups (rounded; the JSON is exact)")
-        full = gr.JSON(value=initial[3], label="Full result (JSON)", open=True)
+        full = gr.JSON(value=initial[3], label="Full result (JSON)", open=False)
     groups = gr.Dataframe(value=initial[1], headers=["group", "n", *SCORES], type="array",
                           interactive=False, label="Per group (language pair or headnote language)")
     pairs = gr.Dataframe(value=initial[2], headers=["row", "language", *SCORES[:3], "generated",
                                                     "gold"],
                          type="array", interactive=False, wrap=True,
                          label="Per pair: ROUGE F1 × 100 (BLEU is corpus-level, per group only)")
-    card_accordion()
+    card_accordion(button=open_card)
     outputs = [summary, groups, pairs, full]
-    table_button.click(from_table, [table, headnote_language, decision_language, *options],
-                       outputs, api_name="from_table")
-    files_button.click(from_files, [predictions_file, references_file, *options], outputs,
-                       api_name="from_files")
+    wire(table_button, from_table, [table, headnote_language, decision_language, *options], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [predictions_file, references_file, *options], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    demo.launch()
+    launch(demo)

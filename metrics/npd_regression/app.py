@@ -11,15 +11,21 @@ import matplotlib
 import matplotlib.pyplot as plt
 from space_io import (
     card_accordion,
+    card_button,
     card_header,
     compute,
     labels,
+    launch,
     load_metric,
+    located,
     number,
+    places,
     read_aligned,
     result_rows,
+    status_box,
     table_columns,
     upload_file,
+    wire,
 )
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
@@ -106,12 +112,16 @@ def from_files(predictions_file, references_file, zero_threshold):
     predictions = [number(value, where) for where, value in predicted["prediction"]]
     references = [number(value, where) for where, value in referenced["reference"]]
     groups = [labels(value, where) for where, value in referenced["groups"]]
-    return report(predictions, references, groups if any(groups) else None,
-                  _threshold(zero_threshold))
+    with located({"predictions": places(predicted["prediction"]),
+                  "references": places(referenced["reference"]),
+                  "groups": places(referenced["groups"])}):
+        return report(predictions, references, groups if any(groups) else None,
+                      _threshold(zero_threshold))
 
 
 with gr.Blocks(title="npd_regression") as demo:
     gr.Markdown(card_header("npd_regression"))
+    open_card = card_button()
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Tab("Paste values"):
@@ -137,6 +147,7 @@ with gr.Blocks(title="npd_regression") as demo:
                 inputs=[table, zero_threshold],
                 example_labels=["card example", "constant predictor", "threshold 150 EUR"])
     initial = from_table(EXAMPLE, 0.5)
+    status = status_box()
     with gr.Row():
         rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
                             interactive=False, label="Result (rounded; the JSON is exact)")
@@ -144,11 +155,10 @@ with gr.Blocks(title="npd_regression") as demo:
     with gr.Row():
         scatter = gr.Plot(value=initial[2], label="Predicted vs. awarded")
         buckets = gr.Plot(value=initial[3], label="MAE by target range")
-    card_accordion()
+    card_accordion(button=open_card)
     outputs = [rows, full, scatter, buckets]
-    table_button.click(from_table, [table, zero_threshold], outputs, api_name="from_table")
-    files_button.click(from_files, [predictions_file, references_file, zero_threshold], outputs,
-                       api_name="from_files")
+    wire(table_button, from_table, [table, zero_threshold], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    demo.launch()
+    launch(demo)

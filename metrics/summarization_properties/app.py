@@ -13,15 +13,19 @@ import matplotlib
 import matplotlib.pyplot as plt
 from space_io import (
     card_accordion,
+    card_button,
     card_header,
     compute,
+    launch,
     load_metric,
     number,
     page_error,
     read_aligned,
+    status_box,
     table_columns,
     text,
     upload_file,
+    wire,
 )
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
@@ -33,6 +37,15 @@ EXAMPLE = [["Das Gericht weist die Beschwerde ab, soweit es darauf eintritt.",
             "Das Gericht weist die Beschwerde ab."]]
 EXAMPLE_CARD = [["Der Entscheid wird aufgehoben. Die Sache wird zurückgewiesen.",
                  "Entscheid aufgehoben und zurückgewiesen."]]
+EXAMPLE_SEVERAL = [
+    ["Die Beschwerdeführerin rügt eine Verletzung des rechtlichen Gehörs. Das Gericht weist "
+     "die Beschwerde ab, soweit es darauf eintritt.", "Die Beschwerde wird abgewiesen."],
+    ["Der Beschwerdeführer verlangt eine Genugtuung. Das Gericht heisst die Beschwerde gut "
+     "und weist die Sache zurück.", "Die Beschwerde wird gutgeheissen."],
+    ["Die Vorinstanz hat die Frist falsch berechnet. Die Beschwerde ist begründet; der "
+     "Entscheid wird aufgehoben.", "Der Entscheid der Vorinstanz wird aufgehoben."],
+    ["Die Kosten des Verfahrens trägt der Kanton. Das Gericht tritt auf die Beschwerde nicht "
+     "ein.", "Auf die Beschwerde wird nicht eingetreten."]]
 STATISTICS = ["mean", "std", "min", "median", "max", "n"]
 PER_PAIR = ["compression_ratio", "coverage", "density", "novelty_1", "novelty_2", "novelty_3",
             "novelty_4"]
@@ -66,6 +79,24 @@ def histogram_figure(per_pair):
     return figure
 
 
+def _no_empty_decision(sources, places):
+    """``gr.Error`` naming the first blank decision: nothing to summarise, no properties."""
+    for index, source in enumerate(sources):
+        if not source.strip():
+            raise page_error(f"{places[index]}: the decision is empty; every pair needs the "
+                             "decision's text (compression, coverage and novelty are "
+                             "undefined without it)")
+
+
+def formulaicness_note(outputs):
+    """The status line: done, and why formulaicness is blank when it is."""
+    formulaic = outputs[1]
+    if any(row[1] is not None for row in formulaic):
+        return "Done."
+    return ("Done. Formulaicness is blank: it compares headnotes of one language with each "
+            "other and needs at least 2 of them (try the example with several pairs).")
+
+
 def report(sources, summaries, source_languages, summary_languages, subset_size, subsets, seed):
     """Outputs: aggregates, formulaicness, per-pair rows, the histogram and the full JSON."""
     result = compute(measurement.summarization_properties, sources=sources,
@@ -95,6 +126,7 @@ def from_table(table, source_language, summary_language, subset_size, subsets, s
     summaries = [text(v, f"table row {i + 1}, column {COLUMNS[1]!r}")
                  for i, v in enumerate(columns[COLUMNS[1]])]
     n = len(sources)
+    _no_empty_decision(sources, [f"table row {i + 1}, column {COLUMNS[0]!r}" for i in range(n)])
     return report(sources, summaries, [source_language] * n, [summary_language] * n,
                   subset_size, subsets, seed)
 
@@ -105,6 +137,8 @@ def from_files(headnotes_file, decisions_file, subset_size, subsets, seed):
         headnotes_file, decisions_file, "sample_id", ["prediction"],
         {"source": True, "source_language": True, "summary_language": True},
         what="headnotes file", reference_what="decisions file")
+    _no_empty_decision([text(value, where) for where, value in decisions["source"]],
+                       [where for where, _ in decisions["source"]])
     return report([text(value, where) for where, value in decisions["source"]],
                   [text(value, where) for where, value in headnotes["prediction"]],
                   [value for _, value in decisions["source_language"]],
@@ -114,6 +148,7 @@ def from_files(headnotes_file, decisions_file, subset_size, subsets, seed):
 
 with gr.Blocks(title="summarization_properties") as demo:
     gr.Markdown(card_header("summarization_properties"))
+    open_card = card_button()
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Tab("Paste pairs"):
@@ -144,10 +179,14 @@ with gr.Blocks(title="summarization_properties") as demo:
             seed = gr.Number(value=measurement.DEFAULT_SEED, precision=0,
                              label="seed of the subset sampling")
     options = [subset_size, subsets, seed]
-    gr.Examples(examples=[[EXAMPLE, "de", "de", 100, 10, 0], [EXAMPLE_CARD, "de", "de", 100, 10, 0]],
+    gr.Examples(examples=[[EXAMPLE, "de", "de", 100, 10, 0], [EXAMPLE_CARD, "de", "de", 100, 10, 0],
+                          [EXAMPLE_SEVERAL, "de", "de", 100, 10, 0]],
                 inputs=[table, source_language, summary_language, *options],
-                example_labels=["card: how to use", "card: examples"])
+                example_labels=["card: how to use", "card: examples",
+                                "several pairs (formulaicness needs ≥ 2 headnotes)"])
     initial = from_table(EXAMPLE, "de", "de", 100, 10, 0)
+    status = status_box("Showing the card's example. " + formulaicness_note(initial)
+                        .removeprefix("Done.").strip())
     aggregates = gr.Dataframe(value=initial[0], headers=["property", *STATISTICS], type="array",
                               interactive=False, label="Aggregates over pairs (rounded; the "
                                                        "JSON is exact)")
@@ -161,12 +200,10 @@ with gr.Blocks(title="summarization_properties") as demo:
     pairs = gr.Dataframe(value=initial[2], headers=["row", "languages", *PER_PAIR], type="array",
                          interactive=False, label="Per pair (null where undefined)")
     full = gr.JSON(value=initial[4], label="Full result (JSON)", open=False)
-    card_accordion("Measurement card")
+    card_accordion("Measurement card", button=open_card)
     outputs = [aggregates, formulaic, pairs, histogram, full]
-    table_button.click(from_table, [table, source_language, summary_language, *options],
-                       outputs, api_name="from_table")
-    files_button.click(from_files, [headnotes_file, decisions_file, *options], outputs,
-                       api_name="from_files")
+    wire(table_button, from_table, [table, source_language, summary_language, *options], outputs, status, api_name="from_table", done=formulaicness_note)
+    wire(files_button, from_files, [headnotes_file, decisions_file, *options], outputs, status, api_name="from_files", done=formulaicness_note)
 
 if __name__ == "__main__":
-    demo.launch()
+    launch(demo)

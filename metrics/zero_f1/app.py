@@ -9,14 +9,20 @@ script beside this file.
 import gradio as gr
 from space_io import (
     card_accordion,
+    card_button,
     card_header,
     compute,
+    launch,
     load_metric,
+    located,
     number,
+    places,
     read_aligned,
     result_rows,
+    status_box,
     table_columns,
     upload_file,
+    wire,
 )
 
 metric = load_metric("zero_f1")
@@ -53,13 +59,16 @@ def from_files(predictions_file, references_file, zero_threshold):
     """Score an uploaded predictions file against a references file (paired by ``case_id``)."""
     _, predicted, referenced = read_aligned(predictions_file, references_file, "case_id",
                                             ["prediction"], {"reference": True})
-    return report([number(value, where) for where, value in predicted["prediction"]],
-                  [number(value, where) for where, value in referenced["reference"]],
-                  zero_threshold)
+    with located({"predictions": places(predicted["prediction"]),
+                  "references": places(referenced["reference"])}):
+        return report([number(value, where) for where, value in predicted["prediction"]],
+                      [number(value, where) for where, value in referenced["reference"]],
+                      zero_threshold)
 
 
 with gr.Blocks(title="zero_f1") as demo:
     gr.Markdown(card_header("zero_f1"))
+    open_card = card_button()
     with gr.Row():
         with gr.Column(scale=3):
             with gr.Tab("Paste values"):
@@ -83,6 +92,7 @@ with gr.Blocks(title="zero_f1") as demo:
                 inputs=[table, zero_threshold],
                 example_labels=["card example", "no predicted zeros", "threshold 150 EUR"])
     initial = from_table(EXAMPLE, 0.5)
+    status = status_box()
     with gr.Row():
         rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
                             interactive=False, label="Result (rounded; the JSON is exact)")
@@ -90,11 +100,10 @@ with gr.Blocks(title="zero_f1") as demo:
     confusion = gr.Dataframe(value=initial[2], headers=["", "awarded zero", "awarded non-zero"],
                              type="array", interactive=False,
                              label="Cases by class (zero = below the threshold)")
-    card_accordion()
+    card_accordion(button=open_card)
     outputs = [rows, full, confusion]
-    table_button.click(from_table, [table, zero_threshold], outputs, api_name="from_table")
-    files_button.click(from_files, [predictions_file, references_file, zero_threshold], outputs,
-                       api_name="from_files")
+    wire(table_button, from_table, [table, zero_threshold], outputs, status, api_name="from_table")
+    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    demo.launch()
+    launch(demo)

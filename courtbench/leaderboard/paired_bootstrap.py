@@ -1,0 +1,1 @@
+../../metrics/_shared/paired_bootstrap.py

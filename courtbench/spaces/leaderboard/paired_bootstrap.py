@@ -1,0 +1,1 @@
+../../leaderboard/paired_bootstrap.py

@@ -1,0 +1,1 @@
+../_shared/paired_bootstrap.py
