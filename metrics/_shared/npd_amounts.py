@@ -138,3 +138,28 @@ def _unscale(value, exponent):
         return math.ldexp(value, exponent)
     except OverflowError:
         return math.copysign(sys.float_info.max, value)
+
+
+class CheckedAmountPairs:
+    """Mixin for an ``evaluate.Metric`` over ``predictions`` / ``references`` amounts: the
+    inputs are checked before evaluate's Arrow conversion (which would turn "12" or True into
+    numbers), with the plain function's messages, and one process with nothing queued skips
+    the Arrow round trip (it would only copy the inputs)."""
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """The plain function's result; see the module description for the arguments."""
+        if predictions is not None or references is not None:
+            if self.num_process == 1 and self.writer is None:
+                return self._compute(predictions, references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Queue a batch after the plain function's checks."""
+        _check_pair(predictions, references)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Queue one case after the same checks as :meth:`add_batch`."""
+        _check_example({"predictions": prediction, "references": reference},
+                       {"predictions": "prediction", "references": "reference"})
+        super().add(prediction=prediction, reference=reference, **kwargs)

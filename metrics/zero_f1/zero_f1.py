@@ -14,7 +14,12 @@ import datasets
 import evaluate
 import numpy as np
 
-from .npd_amounts import _check_example, _check_pair, _check_threshold, _zero_mask
+from .npd_amounts import (
+    CheckedAmountPairs,
+    _check_pair,
+    _check_threshold,
+    _zero_mask,
+)
 
 _CITATION = """\
 @misc{ecthr_npd,
@@ -91,7 +96,7 @@ def zero_f1(*, predictions, references, zero_threshold=0.5):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ZeroF1(evaluate.Metric):
+class ZeroF1(CheckedAmountPairs, evaluate.Metric):
     """``evaluate`` wrapper of :func:`zero_f1`."""
 
     def _info(self):
@@ -105,31 +110,6 @@ class ZeroF1(evaluate.Metric):
                                         "references": datasets.Value("float64")}),
             reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
         )
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the scores; see the module description for the arguments.
-
-        With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
-        to :func:`zero_f1` (which validates them): evaluate's Arrow round trip, which
-        gathers inputs across processes, would only copy them here. Otherwise evaluate's
-        usual path runs, through :meth:`add_batch` and its checks.
-        """
-        if predictions is not None or references is not None:
-            if self.num_process == 1 and self.writer is None:
-                return self._compute(predictions, references, **kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Queue a batch after the checks of :func:`zero_f1`, with the same messages
-        (evaluate's own conversion would turn "12" or True into numbers)."""
-        _check_pair(predictions, references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Queue one case after the same checks as :meth:`add_batch`."""
-        _check_example({"predictions": prediction, "references": reference},
-                       {"predictions": "prediction", "references": "reference"})
-        super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, zero_threshold=0.5):
         return zero_f1(predictions=predictions, references=references,
