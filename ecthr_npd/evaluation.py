@@ -8,7 +8,7 @@ and test) that it covers completely — test only, validation only, or both: its
 stated in every table and recorded in report.json. A split covered in part is refused with
 the missing case ids; unknown and duplicate case ids are listed together in one error; rows
 of other splits (a baseline file covers train too) are skipped. A runner's manifest beside a
-file (``NAME.manifest.json``) gives the system's fallback / failure share.
+file (``NAME.csv.manifest.json``) gives the system's fallback / failure share.
 
 Report (:class:`courtbench.report.Report`, tables in Markdown, JSON and CSV):
 

@@ -127,7 +127,7 @@ def test_happy_path_episode_then_evaluate(folder, held_out, sentinel_awards, tmp
     assert rows[first] == priors["observation"]["per_article"][0]["median_eur"]
     assert next(s for s in steps if s["action"] == "leakage_check")["leakage_check"]["passed"]
     assert case["usage"]["total_tokens"] == 110 * len(HAPPY)
-    manifest = json.loads(out.with_name("agent.manifest.json").read_text())
+    manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
     assert manifest["complete"] and manifest["leakage_free"]
     assert manifest["counts"]["final"] == len(held_out) and manifest["prompt"]["actions"] == mode
     assert manifest["prompt"]["priors"]["data_fingerprint"] == manifest["data"]["fingerprint"]
@@ -187,7 +187,7 @@ def test_step_budget_overrun_fails_the_case_and_falls_back(folder, held_out, tmp
     out = tmp_path / "agent.csv"
     with FakeChatServer(loop) as server:
         assert _run(folder, server, out, "--max-steps", "3") == 0
-    manifest = json.loads(out.with_name("agent.manifest.json").read_text())
+    manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
     assert manifest["counts"]["budget"] == len(held_out) == manifest["counts"]["filled"]
     assert {f["failure"] for f in manifest["failures"]} == {"budget"}
     train_median = manifest["fallback"]["train_median_eur"]
@@ -285,7 +285,7 @@ def test_leakage_gate_fails_a_case_whose_award_reached_the_conversation(
     check = _steps(out, held_out[0])[1]["leakage_check"]
     assert check["passed"] is False and check["hits"][0]["kind"] == "target_award"
     assert all(c["status"] == "ok" for c in list(cases.values())[1:])
-    manifest = json.loads(out.with_name("agent.manifest.json").read_text())
+    manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
     assert manifest["leakage_free"] is False
     assert [f["case_id"] for f in manifest["failures"]] == [held_out[0]]
     assert manifest["prompt"]["knowledge_base"]["modules"]["notes"]
@@ -321,7 +321,7 @@ def test_killed_run_resumes_with_only_unfinished_cases_and_traces_are_determinis
     out, cache = tmp_path / "agent.csv", tmp_path / "cache.sqlite"
     with FakeChatServer(flaky) as server:
         assert _run(folder, server, out, "--cache", str(cache)) == 1
-    manifest = json.loads(out.with_name("agent.manifest.json").read_text())
+    manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
     failed = {f["case_id"] for f in manifest["failures"]}
     assert failed and failed <= victims
     assert {f["failure"] for f in manifest["failures"]} == {"request_failed"}

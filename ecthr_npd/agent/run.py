@@ -11,7 +11,7 @@
 One conversation per case of ``--splits`` (:mod:`ecthr_npd.agent.controller`), on the same
 LLM client as the prompted runner. Outputs: ``NAME.csv`` (``case_id,prediction``, what
 ``courtbench evaluate ecthr_npd`` reads), ``NAME.responses.jsonl`` (one result per case),
-``NAME.traces.jsonl`` (:mod:`ecthr_npd.agent.traces`) and ``NAME.manifest.json``.
+``NAME.traces.jsonl`` (:mod:`ecthr_npd.agent.traces`) and ``NAME.csv.manifest.json``.
 
 Failed cases — the endpoint gave no answer (``request_failed``), the step budget ran out
 without an accepted ``final_predict`` (``budget``), the leakage gate found a withheld value

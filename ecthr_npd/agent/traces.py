@@ -2,7 +2,7 @@
 
 For ``--out DIR/NAME.csv`` the run writes, beside the files of the prompted runner
 (:mod:`ecthr_npd.prompting.outputs`: ``NAME.csv``, ``NAME.responses.jsonl`` — here one result
-record per case —, ``NAME.manifest.json``), ``NAME.traces.jsonl``: for every case, in case
+record per case —, ``NAME.csv.manifest.json``), ``NAME.traces.jsonl``: for every case, in case
 order, one ``{"kind": "step"}`` record per step (the model's answer, reasoning and tool calls,
 the action and its arguments, the redacted observation or the error, the dropped paths,
 retrieved reference ids, priors used, leakage-check results, tokens), then one
