@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from collections import deque
 from collections.abc import Hashable, Sequence
 from types import ModuleType
@@ -44,6 +45,18 @@ def _default_signals() -> None:
     ``Pool.terminate`` then waits for it forever."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _fork_pool(processes: int):
+    """A fork pool whose workers are born with the default SIGTERM (the parent's handler is
+    set aside while they fork, so no worker ever runs it) and ignore Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        return multiprocessing.get_context("fork").Pool(processes, initializer=_default_signals)
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        return multiprocessing.get_context("fork").Pool(processes, initializer=_default_signals)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def default_num_proc() -> int:
@@ -97,8 +110,7 @@ class PropertiesRunner:
         self._pool = None
         if self.num_proc > 1:
             _batch_values(WARM_UP)  # import the tokenizers once, before the workers fork
-            self._pool = multiprocessing.get_context("fork").Pool(
-                self.num_proc, initializer=_default_signals)
+            self._pool = _fork_pool(self.num_proc)
         self._pending: deque = deque()
         self._values: dict[str, list[tuple[Hashable, dict[str, float | None]]]] = {}
 
@@ -140,9 +152,14 @@ class PropertiesRunner:
         return tables
 
     def close(self) -> None:
-        """Stop the workers (idle once every result is in; on an error, stop them anyway)."""
+        """Stop the workers: with nothing in flight they are told to finish (no signal is
+        sent: a SIGTERM that reaches a worker still starting up could leave the queue's lock
+        held and the pool waiting forever); on an error with work in flight, terminated."""
         if self._pool is not None:
-            self._pool.terminate()
+            if self._pending:
+                self._pool.terminate()
+            else:
+                self._pool.close()
             self._pool.join()
             self._pool = None
         self._pending.clear()
