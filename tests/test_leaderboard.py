@@ -439,7 +439,7 @@ def test_leaderboard_check_names_a_folder_called_json_and_deep_nesting(tmp_path,
     (folder / "results" / "ecthr_npd" / "x.json").mkdir(parents=True)
     (folder / "README.md").write_text(results_card(), encoding="utf-8")
     assert main(["leaderboard", "check", str(folder)]) == 1
-    assert "is a folder or link, not a record file" in capsys.readouterr().err
+    assert "x.json: not a regular file" in capsys.readouterr().err
     (folder / "results" / "ecthr_npd" / "x.json").rmdir()
     (folder / "results" / "ecthr_npd" / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     assert main(["leaderboard", "check", str(folder)]) == 1
