@@ -398,7 +398,7 @@ def paired_bootstrap(values_a, values_b, *, lower_is_better: bool, n_resamples: 
                      seed: int = 12345, alpha: float = 0.05) -> dict:
     """Paired bootstrap of the mean of per-item values: is system A better than B?
 
-    The shared comparison of ``paired_bootstrap.py`` (the same code as the ``bootstrap_mae``
+    The shared comparison of ``paired_bootstrap.py`` (the same code as the paired-bootstrap
     metric module's): ties count for neither system and the verdict is "A better" / "B better"
     only when the whole percentile interval of Δ = mean_a − mean_b lies on that system's side
     of 0, so identical systems are "no significant difference".

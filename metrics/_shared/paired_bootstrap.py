@@ -1,9 +1,9 @@
 """The one paired bootstrap of courtbench: resamples, percentile interval and verdict.
 
-Used by the ``bootstrap_mae`` metric module (its comparison of two systems' MAE), by the
+Used by the paired-bootstrap metric module (its comparison of two systems' error), by the
 leaderboard's record schema (``results_schema.paired_bootstrap``: the Space's pairwise
-comparison and the paired tests of submitted records) and through ``bootstrap_mae`` by the
-evaluation reports, so that the three never disagree.
+comparison and the paired tests of submitted records) and, through that metric module, by
+the evaluation reports, so that the three never disagree.
 
 - :func:`resample_indices` / :func:`bootstrap_replicates`: full-size resamples drawn from
   ``numpy.random.default_rng(seed)`` (replicate ``b`` uses the ``b``-th draw of
@@ -13,7 +13,7 @@ evaluation reports, so that the three never disagree.
   touching or containing 0, is "not significant": identical systems are never "better");
 - :func:`compare_paired`: all of it for two systems' per-item values.
 
-One source (``metrics/_shared/paired_bootstrap.py``) linked into ``metrics/bootstrap_mae/`` and
+One source (``metrics/_shared/paired_bootstrap.py``) linked into that metric module's folder and
 ``courtbench/leaderboard/`` (and from there into the leaderboard Space); the wheel,
 ``courtbench metrics export``, ``courtbench publish`` and ``courtbench leaderboard space``
 copy the file itself. It imports only numpy.
