@@ -98,6 +98,8 @@ def test_read_the_full_metric_card_opens_the_card(tmp_path):
         browser.navigate(urls["zero_f1"])
         browser.wait_for("[...document.querySelectorAll('button')].some(b => "
                          "b.textContent.includes('Read the full metric card'))")
+        # the card's fold is lower on the page than the button and may render later
+        browser.wait_for("document.getElementById('metric-card') !== null")
         card_text = "document.getElementById('metric-card').innerText"
         folded = browser.evaluate(card_text)
         browser.evaluate("[...document.querySelectorAll('button')].find(b => "
