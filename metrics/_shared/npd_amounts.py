@@ -14,6 +14,15 @@ import sys
 
 import numpy as np
 
+#: The citation every ECtHR-NPD metric module reports (the data release).
+_CITATION = """\
+@misc{ecthr_npd,
+  title        = {{ECtHR-NPD}: non-pecuniary damage awards of the European Court of Human Rights},
+  howpublished = {Data release, https://github.com/YanyiPU/ECtHR-NPD},
+  note         = {Please also cite the benchmark paper named in the release}
+}
+"""
+
 _EXPECTED = "expected a finite, non-negative number (an amount in EUR)"
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from .npd_amounts import (
+    _CITATION,
     CheckedAmountPairs,
     _check_pair,
     _check_threshold,
@@ -27,14 +28,6 @@ from .npd_amounts import (
     _unscale,
     _zero_mask,
 )
-
-_CITATION = """\
-@misc{ecthr_npd,
-  title        = {{ECtHR-NPD}: non-pecuniary damage awards of the European Court of Human Rights},
-  howpublished = {Data release, https://github.com/YanyiPU/ECtHR-NPD},
-  note         = {Please also cite the benchmark paper named in the release}
-}
-"""
 
 _DESCRIPTION = """\
 Regression metrics for euro award predictions (ECtHR-NPD): mae, rmse, r2, medae, p95_ae,

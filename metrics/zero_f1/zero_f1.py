@@ -15,19 +15,12 @@ import evaluate
 import numpy as np
 
 from .npd_amounts import (
+    _CITATION,
     CheckedAmountPairs,
     _check_pair,
     _check_threshold,
     _zero_mask,
 )
-
-_CITATION = """\
-@misc{ecthr_npd,
-  title        = {{ECtHR-NPD}: non-pecuniary damage awards of the European Court of Human Rights},
-  howpublished = {Data release, https://github.com/YanyiPU/ECtHR-NPD},
-  note         = {Please also cite the benchmark paper named in the release}
-}
-"""
 
 _DESCRIPTION = """\
 F1, precision and recall of the zero-award class: a prediction or reference at or below
