@@ -56,10 +56,13 @@ spaces: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(PY) -m benchmarks
 
-# Style, then complexity (C901, max-complexity in pyproject): no function too tangled to read.
+# Style, then complexity: ruff C901 (max-complexity in pyproject), then the radon gate of
+# tests/complexity_gate.py (complexity <= 15 counting boolean operators and comprehensions,
+# <= 60 body lines): no function too tangled or too long to read.
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check courtbench ecthr_npd slds tests benchmarks
 	$(VENV)/bin/ruff check --select C901 courtbench ecthr_npd slds tests benchmarks
+	$(PY) tests/complexity_gate.py
 
 # A release: sdist + wheel into dist/, both checked by twine (metadata, README rendering).
 # Upload afterwards with `twine upload dist/*`.

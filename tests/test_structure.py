@@ -17,6 +17,7 @@ import re
 from importlib.metadata import entry_points
 from pathlib import Path
 
+import complexity_gate
 import pytest
 
 from courtbench.plugins import ENTRY_POINT_GROUP
@@ -283,3 +284,21 @@ def test_every_deferred_plugin_hook_resolves_to_a_callable():
              if isinstance(getattr(plugin, field.name), deferred)}
     assert len(hooks) >= 20
     assert {key: hook.target for key, hook in hooks.items() if not callable(hook.resolve())} == {}
+
+
+def test_the_complexity_gate_counts_boolean_operators_and_comprehensions(tmp_path):
+    tangled = tmp_path / "tangled.py"
+    clauses = " and ".join(f"x{i}" for i in range(16))
+    tangled.write_text(f"def tangled({', '.join(f'x{i}' for i in range(16))}):\n"
+                       f"    return {clauses}\n", encoding="utf-8")
+    long_body = tmp_path / "long_body.py"
+    long_body.write_text('def long_body():\n    """Docstring lines do not count.\n\n    """\n'
+                         + "".join(f"    a{i} = {i}\n" for i in range(61)), encoding="utf-8")
+    assert [o.name for o in complexity_gate.file_offenders(tangled, "tangled.py")] == ["tangled"]
+    assert [o.body_lines for o in complexity_gate.file_offenders(long_body, "x.py")] == [61]
+
+
+def test_every_shipped_function_is_at_most_complexity_15_and_60_body_lines():
+    pytest.importorskip("radon", reason="radon (dev extra) measures the complexity gate")
+    offenders = complexity_gate.offenders(REPO_ROOT)
+    assert not offenders, "over the complexity gate (split them):\n" + "\n".join(map(str, offenders))
