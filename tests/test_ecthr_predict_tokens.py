@@ -205,6 +205,9 @@ def test_without_transformers_the_error_names_the_extra(folder, tokenizer_folder
     ({"tokenizer": Path("tok"), "max_input_tokens": 10, "input_kind": "serialised"},
      "--max-input-tokens 10: cuts the Facts text; expected --input facts or both "
      "(got --input serialised)"),
+    ({"tokenizer": Path("tok"), "max_input_tokens": 10, "prompt": "react"},
+     "--max-input-tokens 10: cuts the Facts text; expected --input facts or both "
+     "(got --input facts, --prompt react)"),
 ])
 def test_token_options_are_checked_before_any_work(changes, expected):
     from courtbench.errors import CourtbenchError
