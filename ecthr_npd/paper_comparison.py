@@ -68,6 +68,47 @@ def selection_label(variant: dict[str, Any] | None) -> str | None:
     return label
 
 
+def _replicas(scores: dict[str, dict[str, Any]],
+              variants: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """``file stem → the stems of its extra seeds`` (only those that were scored)."""
+    replicas: dict[str, list[str]] = {}
+    for stem, variant in variants.items():
+        if is_replica(variant) and stem in scores:
+            replicas.setdefault(variant["replica_of"], []).append(stem)
+    return replicas
+
+
+def _seed_spread(seeds: list[float]) -> str | None:
+    """``mean ± sd (min–max)`` of the test MAE over the seeds (None for a single seed)."""
+    if len(seeds) <= 1:
+        return None
+    return (f"{np.mean(seeds):,.0f} ± {np.std(seeds, ddof=1):,.0f} "
+            f"({min(seeds):,.0f}–{max(seeds):,.0f})")
+
+
+def _reference_row(stem: str, variant: dict[str, Any] | None,
+                   scores: dict[str, dict[str, Any]], replicas: list[str]) -> list | None:
+    """The table's row of one file (None for a non-reference system, a replica or a
+    validation-only file: nothing to set beside the paper's test MAE)."""
+    if not variant or variant.get("system") not in REFERENCE_SYSTEMS or is_replica(variant):
+        return None
+    if scores[stem]["test"] is None:
+        return None
+    library, feature_set = variant["system"], variant.get("feature_set")
+    paper, source = PAPER.get((library, feature_set), (None, None))
+    test_mae = scores[stem]["test"]["mae"]
+    seeds = [test_mae] + [scores[r]["test"]["mae"] for r in replicas
+                          if scores[r]["test"] is not None]
+    validation = scores[stem]["validation"]
+    gap = None if paper is None else test_mae - paper
+    return [stem, library, FEATURE_LABELS.get(feature_set, feature_set),
+            variant.get("objective"), selection_label(variant),
+            "train+validation" if variant.get("refit") else "train",
+            validation["mae"] if validation else None, test_mae, paper, source,
+            gap, None if paper is None else 100.0 * gap / paper,
+            len(seeds), _seed_spread(seeds)]
+
+
 def reference_table(scores: dict[str, dict[str, Any]],
                     variants: dict[str, dict[str, Any]]) -> Table | None:
     """The table (None when no reference system was evaluated).
@@ -76,32 +117,10 @@ def reference_table(scores: dict[str, dict[str, Any]],
         scores: ``file stem → pool → npd_regression result`` (replicas included).
         variants: ``file stem → variant`` recorded by ``courtbench baselines``.
     """
-    replicas: dict[str, list[str]] = {}
-    for stem, variant in variants.items():
-        if is_replica(variant) and stem in scores:
-            replicas.setdefault(variant["replica_of"], []).append(stem)
-    rows = []
-    for stem in scores:
-        variant = variants.get(stem)
-        if not variant or variant.get("system") not in REFERENCE_SYSTEMS or is_replica(variant):
-            continue
-        library, feature_set = variant["system"], variant.get("feature_set")
-        paper, source = PAPER.get((library, feature_set), (None, None))
-        if scores[stem]["test"] is None:
-            continue  # validation-only file: nothing to set beside the paper's test MAE
-        test_mae = scores[stem]["test"]["mae"]
-        seeds = [test_mae] + [scores[r]["test"]["mae"] for r in replicas.get(stem, [])
-                              if scores[r]["test"] is not None]
-        spread = (f"{np.mean(seeds):,.0f} ± {np.std(seeds, ddof=1):,.0f} "
-                  f"({min(seeds):,.0f}–{max(seeds):,.0f})" if len(seeds) > 1 else None)
-        validation = scores[stem]["validation"]
-        rows.append([stem, library, FEATURE_LABELS.get(feature_set, feature_set),
-                     variant.get("objective"), selection_label(variant),
-                     "train+validation" if variant.get("refit") else "train",
-                     validation["mae"] if validation else None, test_mae, paper, source,
-                     None if paper is None else test_mae - paper,
-                     None if paper is None else 100.0 * (test_mae - paper) / paper,
-                     len(seeds), spread])
+    replicas = _replicas(scores, variants)
+    rows = [row for stem in scores
+            if (row := _reference_row(stem, variants.get(stem), scores,
+                                      replicas.get(stem, []))) is not None]
     if not rows:
         return None
     return Table("reference", "Reference systems: courtbench against the paper",

@@ -196,6 +196,59 @@ def _make(name: str, seed: int, options: Options, data: BenchmarkData):
     return make_baseline(name, seed=seed, k=options.k, threads=options.threads)
 
 
+def _fitted_baseline(base: str, name: str, refit: bool, seed: int, fitted: dict[str, Any],
+                     options: Options, data: BenchmarkData):
+    """``base`` fitted as ``name``: the ensemble from the members in ``fitted``, a refit from
+    its train-only fit in ``fitted``, else a new system fitted on train (validation to
+    choose settings)."""
+    train, validation = data.splits["train"], data.splits["validation"]
+    if base == "ensemble" and refit:
+        return fitted[options.variant(base)].with_members(fitted, name)
+    if base == "ensemble":
+        return MedianEnsemble([fitted[options.variant(lib)] for lib in libraries.LIBRARIES
+                               if options.variant(lib) in fitted], name=name).fit()
+    if refit:
+        return fitted[options.variant(base)].refitted(train, validation)
+    baseline = _make(base, seed, options, data)
+    with limited_threads(options.threads):
+        baseline.fit(train, validation)
+    return baseline
+
+
+def _checked_predictions(baseline, name: str, unlabelled: dict, data: BenchmarkData,
+                         threads: int) -> np.ndarray:
+    """Predictions of every split (train, validation, test order); RuntimeError on a value
+    that is not a finite number >= 0 (a baseline bug, never the user's input)."""
+    with limited_threads(threads):
+        values = np.concatenate([baseline.predict(unlabelled[s]) for s in SPLITS])
+    bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
+    if bad.size:
+        raise RuntimeError(f"{name}: prediction {float(values[bad[0]])!r} for case "
+                           f"{data.all_ids()[bad[0]]} is not a finite number >= 0")
+    return values
+
+
+def _variant_record(base: str, name: str, refit: bool, seed: int, suffix: str,
+                    options: Options) -> dict[str, Any]:
+    """What settings.json records of a file's system: system, refit, seed, replica_of and
+    the options that shaped it."""
+    return {"system": base, "refit": refit, "seed": seed,
+            "replica_of": name if suffix else None,
+            **({"feature_set": options.feature_set, "objective": options.objective,
+                "selection": options.selection}
+               if base in TREE_SYSTEMS else {"selection": CORE_SELECTION.get(base, "none")})}
+
+
+def _runs_of_seed(systems: list[str], options: Options, first_seed: bool):
+    """``(base system, refit)`` in fitting order for one seed: every system with the first
+    seed, only the seed-dependent ones with the others; a refit after its train-only fit."""
+    for base in (n for n in ALL_SYSTEMS if n in systems):
+        if not first_seed and base not in TREE_SYSTEMS:
+            continue
+        for refit in ([False, True] if options.refit and base in TREE_SYSTEMS else [False]):
+            yield base, refit
+
+
 def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options | None = None,
                     progress: bool = False) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Fit every system on ``data``'s train split (choosing settings without test) and predict
@@ -211,55 +264,26 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
     predictions: dict[str, np.ndarray] = {}
     settings: dict[str, Any] = {}
     unlabelled = {split: inputs_only(data.splits[split]) for split in SPLITS}
-    train, validation = data.splits["train"], data.splits["validation"]
-    ordered = [n for n in ALL_SYSTEMS if n in systems]
     for index, seed in enumerate(options.seeds):
         suffix = "" if index == 0 else f".seed{seed}"
         fitted: dict[str, Any] = {}
-        for base in ordered:
-            if index > 0 and base not in TREE_SYSTEMS:
-                continue
-            variants = [False, True] if options.refit and base in TREE_SYSTEMS else [False]
-            for refit in variants:
-                name = options.variant(base) + ("+refit" if refit else "")
-                start = time.perf_counter()
-                if base == "ensemble" and refit:
-                    baseline = fitted[options.variant(base)].with_members(fitted, name)
-                elif base == "ensemble":
-                    baseline = MedianEnsemble([fitted[options.variant(lib)] for lib in
-                                               libraries.LIBRARIES
-                                               if options.variant(lib) in fitted],
-                                              name=name).fit()
-                elif refit:
-                    baseline = fitted[options.variant(base)].refitted(train, validation)
-                else:
-                    baseline = _make(base, seed, options, data)
-                    with limited_threads(options.threads):
-                        baseline.fit(train, validation)
-                fitted[name] = baseline
-                done_fit = time.perf_counter()
-                with limited_threads(options.threads):
-                    values = np.concatenate([baseline.predict(unlabelled[s]) for s in SPLITS])
-                done = time.perf_counter()
-                bad = np.flatnonzero(~np.isfinite(values) | (values < 0))
-                if bad.size:  # a baseline bug, never the user's input
-                    raise RuntimeError(f"{name}: prediction {float(values[bad[0]])!r} for case "
-                                       f"{data.all_ids()[bad[0]]} is not a finite number >= 0")
-                predictions[name + suffix] = values
-                settings[name + suffix] = {
-                    "settings": baseline.settings(),
-                    "fit_seconds": round(done_fit - start, 3),
-                    "predict_seconds": round(done - done_fit, 3),
-                    "variant": {"system": base, "refit": refit, "seed": seed,
-                                "replica_of": name if suffix else None,
-                                **({"feature_set": options.feature_set,
-                                    "objective": options.objective,
-                                    "selection": options.selection}
-                                   if base in TREE_SYSTEMS else
-                                   {"selection": CORE_SELECTION.get(base, "none")})}}
-                if progress:
-                    print(f"  {name + suffix:<28} fit {done_fit - start:6.1f} s, predict "
-                          f"{done - done_fit:5.1f} s", file=sys.stderr, flush=True)
+        for base, refit in _runs_of_seed(systems, options, first_seed=index == 0):
+            name = options.variant(base) + ("+refit" if refit else "")
+            start = time.perf_counter()
+            baseline = _fitted_baseline(base, name, refit, seed, fitted, options, data)
+            fitted[name] = baseline
+            done_fit = time.perf_counter()
+            predictions[name + suffix] = _checked_predictions(baseline, name, unlabelled, data,
+                                                              options.threads)
+            done = time.perf_counter()
+            settings[name + suffix] = {
+                "settings": baseline.settings(),
+                "fit_seconds": round(done_fit - start, 3),
+                "predict_seconds": round(done - done_fit, 3),
+                "variant": _variant_record(base, name, refit, seed, suffix, options)}
+            if progress:
+                print(f"  {name + suffix:<28} fit {done_fit - start:6.1f} s, predict "
+                      f"{done - done_fit:5.1f} s", file=sys.stderr, flush=True)
     return predictions, settings
 
 

@@ -8,14 +8,19 @@ whitelist and formats), so no audit, bookkeeping or target value can reach the p
 Facts text comes from the built folder's ``facts`` config, which the leakage screen checked.
 
 :func:`cut_facts` keeps whole paragraphs (blank-line separated) while they fit in
-``max_words`` words; when the first paragraph alone is longer it is cut at a word. A cut
-text ends with a line saying that the rest is left out.
+``max_words`` words; when the first paragraph alone is longer it is cut at a word. With a
+:class:`TokenBudget` (``--tokenizer PATH --max-input-tokens N``) the Facts text is then cut
+after its first ``N`` tokens of that tokenizer, at a token boundary of the original text
+(:meth:`courtbench.llm.tokens.LocalTokenizer.cut`). A cut text ends with a line saying that
+the rest is left out (not counted in either budget).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from courtbench.llm.tokens import LocalTokenizer
 from ecthr_npd.facts import word_count
 from ecthr_npd.prompting.serialise import FIELDS, UNKNOWN_TEXT
 
@@ -28,10 +33,32 @@ CUT_NOTE = "[The remaining paragraphs of the Facts are left out here for length.
 _FIELD_BY_COLUMN = {f.column: f for f in FIELDS}
 
 
-def cut_facts(text: str, max_words: int | None) -> tuple[str, bool]:
-    """(text cut at a paragraph boundary to at most ``max_words`` words, whether it was cut)."""
-    if max_words is None or word_count(text) <= max_words:
-        return text, False
+@dataclass(frozen=True)
+class TokenBudget:
+    """At most ``max_tokens`` tokens of ``tokenizer`` of the Facts text (``--tokenizer``,
+    ``--max-input-tokens``)."""
+
+    tokenizer: LocalTokenizer
+    max_tokens: int
+
+
+@dataclass(frozen=True)
+class FactsCut:
+    """The Facts text as the prompt shows it and which budget cut it."""
+
+    text: str
+    by_words: bool = False
+    by_tokens: bool = False
+
+    @property
+    def cut(self) -> bool:
+        """Whether any budget cut the text."""
+        return self.by_words or self.by_tokens
+
+
+def _within_words(text: str, max_words: int) -> str:
+    """The whole paragraphs of ``text`` that fit in ``max_words`` words (the first words of
+    the first paragraph when it alone is longer)."""
     kept, used = [], 0
     for paragraph in text.split("\n\n"):
         words = word_count(paragraph)
@@ -41,7 +68,28 @@ def cut_facts(text: str, max_words: int | None) -> tuple[str, bool]:
         used += words
     if not kept:  # the first paragraph alone is too long: cut it at a word
         kept = [" ".join(text.split()[:max_words])]
-    return "\n\n".join(kept) + "\n\n" + CUT_NOTE, True
+    return "\n\n".join(kept)
+
+
+def cut_facts_within(text: str, max_words: int | None,
+                     budget: TokenBudget | None = None) -> FactsCut:
+    """``text`` cut at a paragraph boundary to at most ``max_words`` words, then to at most
+    ``budget.max_tokens`` tokens at a token boundary; :data:`CUT_NOTE` appended when cut."""
+    by_words = max_words is not None and word_count(text) > max_words
+    if by_words:
+        text = _within_words(text, max_words)
+    by_tokens = False
+    if budget is not None:
+        text, by_tokens = budget.tokenizer.cut(text, budget.max_tokens)
+    if by_words or by_tokens:
+        text += "\n\n" + CUT_NOTE
+    return FactsCut(text, by_words, by_tokens)
+
+
+def cut_facts(text: str, max_words: int | None) -> tuple[str, bool]:
+    """(text cut at a paragraph boundary to at most ``max_words`` words, whether it was cut)."""
+    cut = cut_facts_within(text, max_words)
+    return cut.text, cut.cut
 
 
 def metadata_lines(record: dict[str, Any]) -> list[str]:
@@ -54,8 +102,17 @@ def metadata_lines(record: dict[str, Any]) -> list[str]:
     return lines
 
 
+def facts_block(record: dict[str, Any], facts_text: str, max_words: int | None = None,
+                budget: TokenBudget | None = None) -> FactsCut:
+    """The case block of a facts-input prompt (metadata lines, heading, the Facts text cut by
+    :func:`cut_facts_within`) and which budget cut it."""
+    facts = cut_facts_within(facts_text.strip(), max_words, budget)
+    return FactsCut("\n".join(metadata_lines(record)) + "\n\n" + FACTS_HEADING + "\n"
+                    + facts.text, facts.by_words, facts.by_tokens)
+
+
 def facts_case_text(record: dict[str, Any], facts_text: str,
                     max_words: int | None = None) -> tuple[str, bool]:
     """(the case block of a facts-input prompt, whether the Facts were cut)."""
-    facts, cut = cut_facts(facts_text.strip(), max_words)
-    return "\n".join(metadata_lines(record)) + "\n\n" + FACTS_HEADING + "\n" + facts, cut
+    block = facts_block(record, facts_text, max_words)
+    return block.text, block.cut

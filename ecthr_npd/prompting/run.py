@@ -4,7 +4,8 @@
 
     courtbench predict ecthr_npd --data DIR --out preds/llm.csv --base-url URL --model NAME
         --prompt zero_shot|cot|few_shot|react [--input serialised|facts|both]
-        [--max-input-words N] [--splits validation,test] [--k 5]
+        [--max-input-words N] [--tokenizer PATH --max-input-tokens N]
+        [--splits validation,test] [--k 5]
         [--temperature 0 --seed 42 --max-tokens 4096] [--fallback train_median|none]
         [--api-key-env VAR] [--concurrency 8] [--cache FILE] [--dry-run] [--overwrite]
 
@@ -22,7 +23,10 @@ retries, bounded concurrency); answers are parsed by :mod:`ecthr_npd.prompting.p
 ``--input facts`` shows the case metadata, the violated articles, the macro covariates and
 the reviewed Facts text of the folder's ``facts`` config instead of the serialised features
 (:mod:`ecthr_npd.prompting.facts_input`; ``--max-input-words N`` cuts longer Facts at a
-paragraph boundary and counts the cut cases); ``--input both`` runs both and writes
+paragraph boundary and counts the cut cases; ``--tokenizer PATH --max-input-tokens N`` keeps
+at most the first N tokens of the Facts text by the model's own tokenizer, cut at a token
+boundary, and records the tokenizer's name and sha256, the budget and the cut cases);
+``--input both`` runs both and writes
 ``NAME-serialised.csv`` and ``NAME-facts.csv`` (each with its responses and manifest). The
 manifest records the input kind and the input length in words (mean, median, p95, max).
 
@@ -63,9 +67,10 @@ from courtbench.llm import (
     run_summary_line,
 )
 from courtbench.llm.core import ResponseCache
+from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
 from ecthr_npd.data import BenchmarkData, load_benchmark
 from ecthr_npd.facts import word_count
-from ecthr_npd.prompting.facts_input import INPUT_KINDS, facts_case_text
+from ecthr_npd.prompting.facts_input import INPUT_KINDS, FactsCut, TokenBudget, facts_block
 from ecthr_npd.prompting.few_shot_retrieval import ReferenceIndex
 from ecthr_npd.prompting.outputs import (
     OutputPaths,
@@ -93,6 +98,8 @@ DEFAULT_SEED = 42
 DEFAULT_MAX_TOKENS = 4096
 MAX_LISTED = 20
 REACT = "react"  # the agent's prompt kind: ecthr_npd.agent.run
+TOKENIZER_INSTALL = ("the embeddings extra: pip install 'courtbench[embeddings]', or only "
+                     "pip install transformers")
 
 
 def parse_splits(text: str) -> tuple[str, ...]:
@@ -121,6 +128,18 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-input-words", type=int, default=None, metavar="N",
                         help="--input facts: cut longer Facts at a paragraph boundary (the cut "
                              "cases are counted and recorded)")
+    parser.add_argument("--tokenizer", type=Path, metavar="PATH",
+                        help="--input facts/both, with --max-input-tokens: the model's local "
+                             "Hugging Face tokenizer folder (read with transformers, local "
+                             "files only; the embeddings extra), to cut the Facts text by the "
+                             "model's own tokens")
+    parser.add_argument("--max-input-tokens", type=int, metavar="N",
+                        help="with --tokenizer: keep the first N tokens of the Facts text, cut "
+                             "at a token boundary (after --max-input-words, if given). N counts "
+                             "the Facts text only: the system message, template, metadata "
+                             "lines and references come on top, so for a context of C tokens "
+                             "take N below C - --max-tokens - those. The manifest records the "
+                             "tokenizer (name, sha256 of its files), N and the cut cases")
     parser.add_argument("--splits", default=DEFAULT_SPLITS,
                         help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}); "
                              "`courtbench evaluate ecthr_npd` scores whichever the file covers")
@@ -150,7 +169,35 @@ def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected an integer >= 1")
     if not np.isfinite(args.temperature) or args.temperature < 0:
         raise CourtbenchError(f"--temperature {args.temperature}: expected a number >= 0")
+    _check_token_options(args)
     return parse_splits(args.splits)
+
+
+def _check_token_options(args: argparse.Namespace) -> None:
+    """``--tokenizer`` and ``--max-input-tokens``: both or neither, N >= 1, a Facts input."""
+    tokenizer, max_tokens = getattr(args, "tokenizer", None), getattr(args, "max_input_tokens", None)
+    if (tokenizer is None) != (max_tokens is None):
+        raise CourtbenchError("--tokenizer and --max-input-tokens go together: give both to cut "
+                              "the Facts text by tokens, or neither")
+    if max_tokens is None:
+        return
+    if max_tokens < 1:
+        raise CourtbenchError(f"--max-input-tokens {max_tokens}: expected an integer >= 1")
+    input_kind = getattr(args, "input_kind", "serialised")
+    if input_kind == "serialised" or getattr(args, "prompt", None) == REACT:
+        raise CourtbenchError(f"--max-input-tokens {max_tokens}: cuts the Facts text; expected "
+                              f"--input facts or both (got --input {input_kind}"
+                              + (", --prompt react)" if getattr(args, "prompt", None) == REACT
+                                 else ")"))
+
+
+def token_budget(args: argparse.Namespace) -> TokenBudget | None:
+    """The ``--tokenizer`` / ``--max-input-tokens`` budget (None without them); the tokenizer
+    is loaded here: CourtbenchError (one line) for a bad folder or without transformers."""
+    if getattr(args, "tokenizer", None) is None:
+        return None
+    tokenizer = load_model_tokenizer(Path(args.tokenizer), install=TOKENIZER_INSTALL)
+    return TokenBudget(tokenizer, int(args.max_input_tokens))
 
 
 def generation_params(args: argparse.Namespace) -> dict[str, Any]:
@@ -164,22 +211,26 @@ def generation_params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def case_block(record: dict[str, Any], case_id: str, input_kind: str,
-               facts: dict[str, str] | None, max_words: int | None) -> tuple[str, bool]:
-    """(the case as the prompt shows it, whether its Facts were cut) for ``input_kind``."""
+               facts: dict[str, str] | None, max_words: int | None,
+               budget: TokenBudget | None = None) -> FactsCut:
+    """The case as the prompt shows it for ``input_kind`` and which budget cut its Facts
+    (``max_words`` and ``budget`` apply to the Facts text only)."""
     if input_kind == "serialised":
-        return serialise_case(record), False
+        return FactsCut(serialise_case(record))
     if facts is None or case_id not in facts:
         raise CourtbenchError(f"--input facts: case {case_id} has no facts text; expected a "
                               "folder built with --facts (or --synthetic)")
-    return facts_case_text(record, facts[case_id], max_words)
+    return facts_block(record, facts[case_id], max_words, budget)
 
 
 def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k: int,
                    params: dict[str, Any], input_kind: str = "serialised",
-                   max_input_words: int | None = None) -> tuple[list, list[dict[str, Any]]]:
+                   max_input_words: int | None = None,
+                   budget: TokenBudget | None = None) -> tuple[list, list[dict[str, Any]]]:
     """One :class:`courtbench.llm.ChatRequest` per case of ``splits`` (split order, table
     order), and per case its bookkeeping (``case_id``, ``split``, reference case ids,
-    ``input_words``: words of the case block, ``cut``: its Facts were cut)."""
+    ``input_words``: words of the case block, ``cut``: its Facts were cut, ``cut_by_words``
+    / ``cut_by_tokens``: by ``max_input_words`` / by the token ``budget``)."""
     train = data.splits["train"]
     index = ReferenceIndex(train, k) if kind == "few_shot" else None
     train_records = case_records(train) if index else []
@@ -190,12 +241,14 @@ def build_requests(data: BenchmarkData, splits: tuple[str, ...], kind: str, *, k
         references = index.references(table) if index else [[] for _ in records]
         for case_id, record, chosen in zip(data.ids(split), records, references, strict=True):
             shown = [ReferenceCase(train_records[r.row], r.award_eur) for r in chosen]
-            text, cut = case_block(record, case_id, input_kind, data.facts, max_input_words)
-            messages = render_messages(kind, record, shown, case_text=text)
+            block = case_block(record, case_id, input_kind, data.facts, max_input_words,
+                               budget)
+            messages = render_messages(kind, record, shown, case_text=block.text)
             requests.append(ChatRequest(id=case_id, messages=messages, params=dict(params)))
             cases.append({"case_id": case_id, "split": split,
                           "references": [r.case_id for r in chosen],
-                          "input_words": word_count(text), "cut": cut})
+                          "input_words": word_count(block.text), "cut": block.cut,
+                          "cut_by_words": block.by_words, "cut_by_tokens": block.by_tokens})
     return requests, cases
 
 
@@ -268,15 +321,23 @@ def _summary_lines(counts: Counter, failures: list[dict], *, n_cases: int, fallb
     return lines
 
 
-def input_record(input_kind: str, max_input_words: int | None,
-                 cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """The manifest's ``prompt.input``: kind, cut limit and count, words per case block."""
+def input_record(input_kind: str, max_input_words: int | None, cases: list[dict[str, Any]],
+                 budget: TokenBudget | None = None) -> dict[str, Any]:
+    """The manifest's ``prompt.input``: kind, cut limit and count (cases cut by either
+    budget), words per case block; with a token ``budget`` also ``max_input_tokens``,
+    ``tokenizer`` (:func:`courtbench.llm.tokens.tokenizer_fingerprint`) and
+    ``token_cut_cases``."""
     words = np.array([c["input_words"] for c in cases], dtype=np.float64)
     lengths = ({"mean": float(words.mean()), "median": float(np.median(words)),
                 "p95": float(np.percentile(words, 95)), "max": float(words.max())}
                if words.size else {})
-    return {"kind": input_kind, "max_input_words": max_input_words,
-            "cut_cases": sum(c["cut"] for c in cases), "words": lengths}
+    record = {"kind": input_kind, "max_input_words": max_input_words,
+              "cut_cases": sum(c["cut"] for c in cases), "words": lengths}
+    if budget is not None:
+        record.update(max_input_tokens=budget.max_tokens,
+                      tokenizer=tokenizer_fingerprint(budget.tokenizer.path),
+                      token_cut_cases=sum(c["cut_by_tokens"] for c in cases))
+    return record
 
 
 def _manifest(args: argparse.Namespace, data: BenchmarkData, splits: tuple[str, ...],
@@ -333,6 +394,56 @@ def predict(args: argparse.Namespace) -> int:
     return status
 
 
+def _check_cache(config, args: argparse.Namespace) -> None:
+    """A ``--cache`` file courtbench did not create is refused before any work."""
+    if config.cache_path is None or getattr(args, "dry_run", False):
+        return
+    try:
+        ResponseCache(config.cache_path).close()
+    except (ValueError, OSError) as error:
+        raise CourtbenchError(f"--cache: {error}") from None
+
+
+def _announce_cuts(cases: list[dict[str, Any]], max_words: int | None,
+                   budget: TokenBudget | None) -> None:
+    """One stderr line per budget that cut any Facts text."""
+    by_words = sum(c["cut_by_words"] for c in cases)
+    if by_words:
+        print(f"--max-input-words {max_words}: the Facts of {by_words:,} case(s) were cut at a "
+              "paragraph boundary", file=sys.stderr)
+    by_tokens = sum(c["cut_by_tokens"] for c in cases)
+    if by_tokens:
+        print(f"--max-input-tokens {budget.max_tokens}: the Facts of {by_tokens:,} case(s) were "
+              f"cut at a token boundary of {budget.tokenizer.path.name}", file=sys.stderr)
+
+
+def _report_run(args: argparse.Namespace, splits: tuple[str, ...], paths: OutputPaths,
+                manifest: dict[str, Any], summary, counts: Counter, failures: list[dict],
+                n_cases: int, fallback_value: float) -> int:
+    """What a finished run prints (stdout: summary and files; stderr: scope, the run line,
+    why it is incomplete); returns the exit status (0 only when complete)."""
+    for line in _summary_lines(counts, failures, n_cases=n_cases, fallback=args.fallback,
+                               fallback_value=fallback_value, summary=summary):
+        print(line)
+    print(f"wrote {paths.predictions} ({counts['written']:,} of {n_cases:,} cases), "
+          f"{paths.responses.name}, {paths.manifest.name}")
+    if set(splits) != set(PREDICTABLE_SPLITS):
+        print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
+              f"scores it on {', '.join(splits)} and says so in the report", file=sys.stderr)
+    record = manifest["llm_run"]
+    print(f"courtbench predict: {run_summary_line(record)}; {record['fallback_share']:.1%} "
+          "of the cases filled with the fallback", file=sys.stderr)
+    if manifest["complete"]:
+        return 0
+    print(f"courtbench predict: incomplete: {record['failed']:,} failed case(s) "
+          f"({record['failure_share']:.1%} > --max-failure-share {record['max_failure_share']:g})"
+          + (f"; {summary.failed:,} request(s) failed: rerun with the same --cache to send only "
+             "those" if summary.failed else "")
+          + (f"; {n_cases - counts['written']:,} case(s) have no prediction (--fallback none)"
+             if counts["written"] < n_cases else ""), file=sys.stderr)
+    return 1
+
+
 def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     """One run of ``courtbench predict ecthr_npd`` with ``input_kind`` into ``out``."""
     splits = _check_arguments(args)
@@ -345,21 +456,17 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     config = endpoint_from_args(args, default_cache=paths.default_cache)
     check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
                       inputs=[config.cache_path, args.data])
-    if config.cache_path is not None and not getattr(args, "dry_run", False):
-        try:  # a file courtbench did not create is refused before any work
-            ResponseCache(config.cache_path).close()
-        except (ValueError, OSError) as error:
-            raise CourtbenchError(f"--cache: {error}") from None
+    _check_cache(config, args)
+    budget = token_budget(args) if input_kind == "facts" else None
     data = load_benchmark(args.data, facts=input_kind == "facts")
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params,
-                                     input_kind=input_kind, max_input_words=max_words)
+                                     input_kind=input_kind, max_input_words=max_words,
+                                     budget=budget)
     if args.limit is not None:
         requests, cases = requests[:args.limit], cases[:args.limit]
-    input_info = input_record(input_kind, max_words, cases)
-    if input_info["cut_cases"]:
-        print(f"--max-input-words {max_words}: the Facts of {input_info['cut_cases']:,} case(s) "
-              "were cut at a paragraph boundary", file=sys.stderr)
+    input_info = input_record(input_kind, max_words, cases, budget)
+    _announce_cuts(cases, max_words, budget)
     if getattr(args, "dry_run", False):
         print(dry_run_text(requests, config))
         return 0
@@ -376,23 +483,5 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     manifest["parameters_dropped"] = decoding_from_args(args, {})[1]
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
-    for line in _summary_lines(counts, failures, n_cases=len(cases), fallback=args.fallback,
-                               fallback_value=fallback_value, summary=summary):
-        print(line)
-    print(f"wrote {paths.predictions} ({counts['written']:,} of {len(cases):,} cases), "
-          f"{paths.responses.name}, {paths.manifest.name}")
-    if set(splits) != set(PREDICTABLE_SPLITS):
-        print(f"note: the file covers {', '.join(splits)} only; `courtbench evaluate ecthr_npd` "
-              f"scores it on {', '.join(splits)} and says so in the report", file=sys.stderr)
-    record = manifest["llm_run"]
-    print(f"courtbench predict: {run_summary_line(record)}; {record['fallback_share']:.1%} "
-          "of the cases filled with the fallback", file=sys.stderr)
-    if manifest["complete"]:
-        return 0
-    print(f"courtbench predict: incomplete: {record['failed']:,} failed case(s) "
-          f"({record['failure_share']:.1%} > --max-failure-share {record['max_failure_share']:g})"
-          + (f"; {summary.failed:,} request(s) failed: rerun with the same --cache to send only "
-             "those" if summary.failed else "")
-          + (f"; {len(cases) - counts['written']:,} case(s) have no prediction (--fallback none)"
-             if counts["written"] < len(cases) else ""), file=sys.stderr)
-    return 1
+    return _report_run(args, splits, paths, manifest, summary, counts, failures, len(cases),
+                       fallback_value)
