@@ -160,6 +160,108 @@ class _Streamed:
     properties: dict[str, dict[str, dict[str, Any]]] | None
 
 
+@dataclass
+class _BuildPlan:
+    """What one build's phases share: the source, split years, properties module and
+    options, and the phase timings (seconds) they fill in."""
+
+    source: SourceRead
+    bounds: SplitBoundaries
+    module: Any
+    num_proc: int | None
+    progress: bool | None
+    published: PublishedShots = field(default_factory=PublishedShots)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _submit_properties(runner: PropertiesRunner, batch: list[dict[str, Any]],
+                       splits: list[str]) -> None:
+    """Hand one batch's texts to the properties workers, with each row's sort key."""
+    order = [(PAIR_RANK[pair_name(r["decision_language"], r["headnote_language"])],
+              r["year"], row_key(r["decision_id"], r["headnote_language"]))
+             for r in batch]
+    runner.submit(splits, order, tuple(
+        [r[name] for r in batch] for name in
+        ("decision", "headnote", "decision_language", "headnote_language")))
+
+
+def _stream_batches(plan: _BuildPlan, runner: PropertiesRunner | None, blocks: RowBlocks,
+                    shots: OneShotChooser, stats: CardStatistics,
+                    validator: RowValidator) -> None:
+    """Validate the source's rows batch by batch into the blocks, counts and properties."""
+    bounds = plan.bounds
+    bar = tqdm(desc="slds: reading rows", unit="row",
+               disable=None if plan.progress is None else not plan.progress)
+    for batch in validated_batches(validator, plan.published.data_rows(plan.source.rows)):
+        splits = [bounds.split_of(row["year"]) for row in batch]
+        for row, split in zip(batch, splits, strict=True):
+            stats.add(row, split)
+            shots.add(row, split)
+        blocks.add(batch)
+        if runner is not None:
+            _submit_properties(runner, batch, splits)
+        bar.update(len(batch))
+    bar.close()
+
+
+def _stream(plan: _BuildPlan, scratch: Path) -> tuple[RowBlocks, OneShotChooser, _Streamed]:
+    """The streaming pass: blocks in ``scratch``, one-shot choices, card facts, properties.
+
+    Raises:
+        SourceError: an invalid row, or a source without rows.
+    """
+    runner = (PropertiesRunner(plan.module, [name for name, _ in CARD_PROPERTIES],
+                               num_proc=plan.num_proc) if plan.module is not None else None)
+    try:
+        blocks, shots, stats = RowBlocks(scratch, plan.bounds), OneShotChooser(), CardStatistics()
+        validator = RowValidator()
+        start = time.perf_counter()
+        _stream_batches(plan, runner, blocks, shots, stats, validator)
+        plan.timings["stream"] = time.perf_counter() - start
+        if stats.n_rows == 0:
+            raise SourceError(Path(plan.source.path), "no rows; expected at least one row")
+        start = time.perf_counter()
+        tables = runner.finish() if runner is not None else None
+        plan.timings["properties_finish"] = time.perf_counter() - start
+    finally:
+        if runner is not None:
+            runner.close()
+    properties = ({split: tables[split] for split in split_order(tables)}
+                  if tables is not None else None)
+    return blocks, shots, _Streamed(stats, validator.detected_languages(),
+                                    validator.law_areas_derived, properties)
+
+
+def _card_context(plan: _BuildPlan, streamed: _Streamed, configs: dict, kept: dict, *,
+                  source_format: str, synthetic: dict | None, license_id: str,
+                  properties_note: str) -> dict[str, Any]:
+    """What the card template is rendered with."""
+    stats = streamed.stats
+    return {
+        "synthetic": synthetic,
+        "source_format": source_format,
+        "n_rows": stats.n_rows,
+        "n_decisions": len(stats.decisions),
+        "fields": FIELD_DESCRIPTIONS,
+        "law_areas": list(LAW_AREAS),
+        "boundaries": plan.bounds,
+        "split_names": stats.split_names(),
+        "language_rows": language_table(stats),
+        "law_area_rows": law_area_table(stats),
+        "one_shot_split": ONE_SHOT_SPLIT,
+        "one_shot_pairs": sorted(p for p, s in configs.items() if ONE_SHOT_SPLIT in s),
+        "one_shot_published": sorted(kept),
+        "properties": properties_rows(streamed.properties) if streamed.properties else None,
+        "properties_note": properties_note,
+        "detected": streamed.detected,
+        "detector": DETECTOR_NAME,
+        "law_areas_derived": streamed.law_areas_derived,
+        "skipped": dict(plan.source.skipped),
+        "figure": FIGURE_NAME,
+        "license": license_id,
+    }
+
+
 def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
                     boundaries: SplitBoundaries | None = None, synthetic: dict | None = None,
                     license_id: str = SLDS_LICENSE, properties_loader=None,
@@ -182,92 +284,30 @@ def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
     Raises:
         SourceError: an invalid row (file, record, field, value), or a source without rows.
     """
-    bounds = boundaries or SplitBoundaries()
-    timings: dict[str, float] = {}
     loader_kwargs = {"loader": properties_loader} if properties_loader else {}
     module, properties_note = load_properties_module(**loader_kwargs)
-
-    def stream(scratch: Path) -> tuple[RowBlocks, OneShotChooser, _Streamed]:
-        runner = (PropertiesRunner(module, [name for name, _ in CARD_PROPERTIES],
-                                   num_proc=num_proc) if module is not None else None)
-        try:
-            blocks, shots, stats = RowBlocks(scratch, bounds), OneShotChooser(), CardStatistics()
-            validator = RowValidator()
-            start = time.perf_counter()
-            bar = tqdm(desc="slds: reading rows", unit="row",
-                       disable=None if progress is None else not progress)
-            for batch in validated_batches(validator, published.data_rows(source.rows)):
-                splits = [bounds.split_of(row["year"]) for row in batch]
-                for row, split in zip(batch, splits, strict=True):
-                    stats.add(row, split)
-                    shots.add(row, split)
-                blocks.add(batch)
-                if runner is not None:
-                    order = [(PAIR_RANK[pair_name(r["decision_language"], r["headnote_language"])],
-                              r["year"], row_key(r["decision_id"], r["headnote_language"]))
-                             for r in batch]
-                    runner.submit(splits, order, tuple(
-                        [r[name] for r in batch] for name in
-                        ("decision", "headnote", "decision_language", "headnote_language")))
-                bar.update(len(batch))
-            bar.close()
-            timings["stream"] = time.perf_counter() - start
-            if stats.n_rows == 0:
-                raise SourceError(Path(source.path), "no rows; expected at least one row")
-            start = time.perf_counter()
-            tables = runner.finish() if runner is not None else None
-            timings["properties_finish"] = time.perf_counter() - start
-        finally:
-            if runner is not None:
-                runner.close()
-        properties = ({split: tables[split] for split in split_order(tables)}
-                      if tables is not None else None)
-        return blocks, shots, _Streamed(stats, validator.detected_languages(),
-                                        validator.law_areas_derived, properties)
-
-    published = PublishedShots()
+    plan = _BuildPlan(source, boundaries or SplitBoundaries(), module, num_proc, progress)
 
     def produce(folder: Path) -> StreamedFolder:
         scratch = folder / SCRATCH_FOLDER
         try:
-            blocks, shots, streamed = stream(scratch)
-            kept = published.validate()
+            blocks, shots, streamed = _stream(plan, scratch)
+            kept = plan.published.validate()
             start = time.perf_counter()
             configs = write_configs(folder, blocks, shots.sample_ids(), progress=progress,
                                     published=kept)
-            timings["write"] = time.perf_counter() - start
+            plan.timings["write"] = time.perf_counter() - start
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
-        stats = streamed.stats
-        context = {
-            "synthetic": synthetic,
-            "source_format": source_format,
-            "n_rows": stats.n_rows,
-            "n_decisions": len(stats.decisions),
-            "fields": FIELD_DESCRIPTIONS,
-            "law_areas": list(LAW_AREAS),
-            "boundaries": bounds,
-            "split_names": stats.split_names(),
-            "language_rows": language_table(stats),
-            "law_area_rows": law_area_table(stats),
-            "one_shot_split": ONE_SHOT_SPLIT,
-            "one_shot_pairs": sorted(p for p, s in configs.items() if ONE_SHOT_SPLIT in s),
-            "one_shot_published": sorted(kept),
-            "properties": properties_rows(streamed.properties) if streamed.properties else None,
-            "properties_note": properties_note,
-            "detected": streamed.detected,
-            "detector": DETECTOR_NAME,
-            "law_areas_derived": streamed.law_areas_derived,
-            "skipped": dict(source.skipped),
-            "figure": FIGURE_NAME,
-            "license": license_id,
-        }
+        context = _card_context(plan, streamed, configs, kept, source_format=source_format,
+                                synthetic=synthetic, license_id=license_id,
+                                properties_note=properties_note)
         return StreamedFolder(
             configs=configs, default=DEFAULT_CONFIG, card_context=context,
-            card_metadata={**card_metadata(stats.n_rows, synthetic=bool(synthetic),
+            card_metadata={**card_metadata(streamed.stats.n_rows, synthetic=bool(synthetic),
                                            license_id=license_id),
                            **({"one_shot_published": sorted(kept)} if kept else {})},
-            figures={FIGURE_NAME: length_figure(stats)}, result=streamed)
+            figures={FIGURE_NAME: length_figure(streamed.stats)}, result=streamed)
 
     report, streamed = write_streamed_hub_folder(Path(out_dir), produce,
                                                  card_template=CARD_TEMPLATE)
@@ -276,7 +316,7 @@ def build_from_rows(out_dir: Path, source: SourceRead, *, source_format: str,
         skipped=dict(source.skipped), rows=streamed.stats.n_rows,
         decisions=len(streamed.stats.decisions), detected_languages=streamed.detected,
         law_areas_derived=streamed.law_areas_derived, split_sizes=report.split_sizes,
-        properties_note=properties_note, report=report, timings=timings,
+        properties_note=properties_note, report=report, timings=plan.timings,
         synthetic=bool(synthetic))
 
 

@@ -262,6 +262,29 @@ def _pair_of_rows(rows: datasets.Dataset) -> list[str]:
                                             strict=True)]
 
 
+def _covered_pairs(ids: list, pairs: list[str], configs: tuple[str, ...] | None,
+                   predicted: dict) -> list[str]:
+    """The pairs a file covers, in config order: ``configs`` when given, else every pair of
+    which it predicts at least one id."""
+    named = configs or {p for i, p in zip(ids, pairs, strict=True) if i in predicted}
+    return [pair_name(d, h) for d, h in PAIRS if pair_name(d, h) in named]
+
+
+def _check_pair_complete(path: Path, pair: str, ids: list, pairs: list[str],
+                         predicted: dict, configs: tuple[str, ...] | None) -> None:
+    """CourtbenchError unless every sample of ``pair`` has a prediction in ``predicted``."""
+    missing = [i for i, p in zip(ids, pairs, strict=True) if p == pair and i not in predicted]
+    if configs and len(missing) == pairs.count(pair):
+        raise CourtbenchError(f"{path}: no prediction for pair {pair} named by --configs; "
+                              "expected every sample of each pair of --configs")
+    if missing:
+        raise CourtbenchError(
+            f"{path}: covers pair {pair} in part: {len(missing):,} sample id(s) of the pair "
+            f"have no prediction: {', '.join(map(str, missing[:20]))}"
+            + (f", ... ({len(missing) - 20:,} more)" if len(missing) > 20 else "")
+            + "; a pair is scored only when every sample of it has a prediction")
+
+
 def read_system(path: Path, ids: list, pairs: list[str], configs: tuple[str, ...] | None
                 ) -> tuple[dict, list[str]]:
     """A file's predictions and the pairs it covers (``configs`` when given, else those it
@@ -273,20 +296,9 @@ def read_system(path: Path, ids: list, pairs: list[str], configs: tuple[str, ...
     predicted = read_predictions(path, "sample_id", "prediction", expected, prediction_text,
                                  parse_id=parse_sample_id, ignored_ids=others,
                                  allow_missing=True)
-    covered = [pair_name(d, h) for d, h in PAIRS
-               if pair_name(d, h) in (configs or {p for i, p in zip(ids, pairs, strict=True)
-                                                  if i in predicted})]
+    covered = _covered_pairs(ids, pairs, configs, predicted)
     for pair in covered:
-        missing = [i for i, p in zip(ids, pairs, strict=True) if p == pair and i not in predicted]
-        if configs and len(missing) == pairs.count(pair):
-            raise CourtbenchError(f"{path}: no prediction for pair {pair} named by --configs; "
-                                  "expected every sample of each pair of --configs")
-        if missing:
-            raise CourtbenchError(
-                f"{path}: covers pair {pair} in part: {len(missing):,} sample id(s) of the pair "
-                f"have no prediction: {', '.join(map(str, missing[:20]))}"
-                + (f", ... ({len(missing) - 20:,} more)" if len(missing) > 20 else "")
-                + "; a pair is scored only when every sample of it has a prediction")
+        _check_pair_complete(path, pair, ids, pairs, predicted, configs)
     if not covered:
         raise CourtbenchError(f"{path}: no prediction for any sample of the split "
                               f"{'in ' + ', '.join(configs) if configs else ''}".rstrip())
@@ -304,6 +316,27 @@ def _extractiveness(columns: dict[str, list], index: list[int], summaries: list[
     return {key: result["aggregates"][key]["mean"] for key, _ in EXTRACTIVENESS}
 
 
+def _system_extractiveness(system: str, own: list[str], pairs: list[str], texts: list[str],
+                           columns: dict[str, list], gold: dict[str, dict], module) -> list[list]:
+    """One system's table rows: each of its same-language pairs ``own``, then their macro
+    average when there are several; ``gold`` caches the gold values per pair."""
+    values = {}
+    table_rows = []
+    for pair in own:
+        index = [k for k, p in enumerate(pairs) if p == pair]
+        if pair not in gold:
+            gold[pair] = _extractiveness(columns, index,
+                                         [columns["headnote"][k] for k in index], module)
+        values[pair] = _extractiveness(columns, index, [texts[k] for k in index], module)
+        table_rows.append(_extractiveness_row(system, pair, len(index), values[pair],
+                                              gold[pair]))
+    if len(own) > 1:
+        table_rows.append(_extractiveness_row(
+            system, "macro", sum(pairs.count(p) for p in own),
+            _macro([values[p] for p in own]), _macro([gold[p] for p in own])))
+    return table_rows
+
+
 def extractiveness_table(rows: datasets.Dataset, pairs: list[str], texts: dict[str, list[str]],
                          scope: dict[str, list[str]]) -> Table:
     """Coverage, density and compression ratio of each system's headnotes beside the gold
@@ -315,20 +348,8 @@ def extractiveness_table(rows: datasets.Dataset, pairs: list[str], texts: dict[s
     table_rows = []
     for system, covered in scope.items():
         own = [pair for pair in SAME_LANGUAGE_PAIRS if pair in covered]
-        values = {}
-        for pair in own:
-            index = [k for k, p in enumerate(pairs) if p == pair]
-            if pair not in gold:
-                gold[pair] = _extractiveness(columns, index,
-                                             [columns["headnote"][k] for k in index], module)
-            values[pair] = _extractiveness(columns, index, [texts[system][k] for k in index],
-                                           module)
-            table_rows.append(_extractiveness_row(system, pair, len(index), values[pair],
-                                                  gold[pair]))
-        if len(own) > 1:
-            table_rows.append(_extractiveness_row(
-                system, "macro", sum(pairs.count(p) for p in own),
-                _macro([values[p] for p in own]), _macro([gold[p] for p in own])))
+        table_rows += _system_extractiveness(system, own, pairs, texts[system], columns, gold,
+                                             module)
     return Table("extractiveness", "Extractiveness of the predictions against the decision",
                  ["system", "pair", "n", *[f"{t} {who}" for _, t in EXTRACTIVENESS
                                            for who in ("(system)", "(gold)")]], table_rows,

@@ -162,9 +162,8 @@ def build_messages(prompts: Prompts, decision: str, headnote_language: str,
 # Options, data, requests
 
 
-def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig | None]:
-    """Everything that can be checked before loading data; returns configs, prompts, endpoint
-    (``None`` with ``--local-model``)."""
+def _check_limits(args: argparse.Namespace) -> None:
+    """--config, the length limits and --data, each in one line when wrong."""
     if args.config != "all" and args.config not in CONFIG_NAMES:
         raise CourtbenchError(f"--config {args.config!r}: expected one of "
                               f"{', '.join(CONFIG_NAMES)} or all")
@@ -178,6 +177,26 @@ def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoin
                               "decisions by tokens, or neither")
     if not args.data.is_dir():
         raise CourtbenchError(f"--data {args.data}: not a folder")
+
+
+def _check_endpoint(args: argparse.Namespace) -> EndpointConfig:
+    """The endpoint of --base-url / --model (and its response cache, opened once to check)."""
+    if args.base_url is None or args.model is None:
+        raise CourtbenchError("--base-url and --model are required (or --local-model PATH for "
+                              "a local transformers model)")
+    config = endpoint_from_args(args, default_cache=args.out.with_name(args.out.stem + ".llm-cache.sqlite"))
+    if config.cache_path is not None and not args.dry_run:
+        try:
+            ResponseCache(config.cache_path).close()
+        except (ValueError, OSError) as error:
+            raise CourtbenchError(f"--cache: {error}") from None
+    return config
+
+
+def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, EndpointConfig | None]:
+    """Everything that can be checked before loading data; returns configs, prompts, endpoint
+    (``None`` with ``--local-model``)."""
+    _check_limits(args)
     if not args.dry_run:
         check_output_file(args.out, kind=OUTPUT_KIND, overwrite=args.overwrite,
                           suffixes=(".jsonl",))
@@ -188,16 +207,7 @@ def check_options(args: argparse.Namespace) -> tuple[list[str], Prompts, Endpoin
             raise CourtbenchError("--local-model runs the model here: give it without "
                                   "--base-url / --model (those name an endpoint)")
         return configs, prompts, None
-    if args.base_url is None or args.model is None:
-        raise CourtbenchError("--base-url and --model are required (or --local-model PATH for "
-                              "a local transformers model)")
-    config = endpoint_from_args(args, default_cache=args.out.with_name(args.out.stem + ".llm-cache.sqlite"))
-    if config.cache_path is not None and not args.dry_run:
-        try:
-            ResponseCache(config.cache_path).close()
-        except (ValueError, OSError) as error:
-            raise CourtbenchError(f"--cache: {error}") from None
-    return configs, prompts, config
+    return configs, prompts, _check_endpoint(args)
 
 
 def _one_shot(data: Path, config: str) -> tuple[str, str] | None:

@@ -30,7 +30,7 @@ from courtbench.metric_modules import load_metric_module
 from courtbench.output_files import check_output_file, write_output_file
 from courtbench.predictions import read_predictions
 from slds.data import read_split
-from slds.schema import PAIRS, pair_name
+from slds.schema import LANGUAGES, PAIRS, pair_name
 
 OUTPUT_KIND = "slds-judge"
 PARSE_MODES = ("strict", "published")
@@ -170,11 +170,18 @@ def run_failure(result: dict, max_failure_share: float = 0.0) -> str | None:
 
 
 def _demonstrations(items: list[str]) -> dict[str, Path]:
+    """``--demonstration LANG=FILE`` items as headnote language -> file; CourtbenchError for
+    a malformed item, a language that is no SLDS headnote language, a repeated language or
+    a missing file."""
     demos: dict[str, Path] = {}
     for item in items:
         language, sep, file = item.partition("=")
         if not sep or not language or not file:
             raise CourtbenchError(f"--demonstration {item!r}: expected LANG=FILE, e.g. de=demo_de.txt")
+        if language not in LANGUAGES:
+            raise CourtbenchError(f"--demonstration {item!r}: language {language!r} is not a "
+                                  f"headnote language of SLDS; expected one of "
+                                  f"{', '.join(LANGUAGES)}")
         if language in demos:
             raise CourtbenchError(f"--demonstration: language {language!r} given twice")
         if not Path(file).is_file():

@@ -129,6 +129,16 @@ def _law_area(row: RawRow, part: str, year: int) -> tuple[str, bool]:
                                   f"year) or one of {', '.join(LAW_AREAS)}")
 
 
+def _url(row: RawRow) -> str:
+    """The row's address: text, ``""`` when missing."""
+    url = row.fields.get("url")
+    if url is None:
+        return ""
+    if not isinstance(url, str):
+        raise _error(row, "url", f"value {quoted(url)} is a {type(url).__name__}; expected text")
+    return url
+
+
 def _difference(first: str, second: str) -> str:
     """Where two texts first differ, with a short excerpt of each (decisions are long)."""
     index = next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
@@ -176,37 +186,21 @@ class RowValidator:
         """Detected decision languages, sorted by decision id."""
         return sorted(self.detected.values(), key=lambda d: d.decision_id)
 
-    def validate(self, row: RawRow) -> dict[str, Any]:
-        """One canonical row (exactly :data:`slds.schema.COLUMNS`) from a raw row.
-
-        Raises:
-            SourceError: the first invalid value, naming source file, record, field, value.
-        """
-        decision_id = _identifier(row, "decision_id")
-        decision = _text(row, "decision")
-        headnote = _text(row, "headnote")
-        headnote_language = _language(row, "headnote_language",
-                                      row.fields.get("headnote_language"))
+    def _decision_language(self, row: RawRow, decision_id: str, decision: str) -> str:
+        """The row's decision language; an empty one is detected once per decision."""
         raw_language = row.fields.get("decision_language")
-        if _is_empty(raw_language):
-            if decision_id not in self.detected:
-                language, probability = self.detector(decision)
-                self.detected[decision_id] = DetectedLanguage(decision_id, language, probability)
-            decision_language = _language(row, "decision_language",
-                                          self.detected[decision_id].language)
-        else:
-            decision_language = _language(row, "decision_language", raw_language)
-        year = _year(row)
-        part = _part(row, year)
-        area, derived = _law_area(row, part, year)
-        url = row.fields.get("url")
-        if url is None:
-            url = ""
-        if not isinstance(url, str):
-            raise _error(row, "url", f"value {quoted(url)} is a {type(url).__name__}; expected text")
-        sample_id, id_derived = _sample_id(row, decision_id, headnote_language)
+        if not _is_empty(raw_language):
+            return _language(row, "decision_language", raw_language)
+        if decision_id not in self.detected:
+            language, probability = self.detector(decision)
+            self.detected[decision_id] = DetectedLanguage(decision_id, language, probability)
+        return _language(row, "decision_language", self.detected[decision_id].language)
 
-        key = (decision_id, headnote_language)
+    def _check_unique(self, row: RawRow, key: tuple[str, str], sample_id: int,
+                      id_derived: bool) -> None:
+        """SourceError for a second headnote of one language of a decision or a repeated
+        sample id."""
+        decision_id, headnote_language = key
         if key in self._pairs:
             raise _error(row, "headnote_language",
                          f"second {headnote_language!r} headnote for decision {quoted(decision_id)} "
@@ -219,7 +213,11 @@ class RowValidator:
                          f"{', derived there' if first_derived else ''}); expected unique "
                          f"sample ids (give the rows their own sample_id to resolve a "
                          f"collision of derived ids)")
-        facts = (year, part, decision_language)
+
+    def _check_decision_agrees(self, row: RawRow, decision_id: str, facts: tuple,
+                               decision: str) -> None:
+        """SourceError when the row's (year, part, decision language) or decision text
+        differ from the decision's first row."""
         first = self._facts.setdefault(decision_id, (*facts, row.line))
         if first[:3] != facts:
             raise _error(row, "decision_id",
@@ -236,6 +234,28 @@ class RowValidator:
                          f"records {first_line} and {row.line} give decision {quoted(decision_id)} "
                          f"different texts ({where}); expected the rows of one "
                          f"decision_id to share one decision text")
+
+    def validate(self, row: RawRow) -> dict[str, Any]:
+        """One canonical row (exactly :data:`slds.schema.COLUMNS`) from a raw row.
+
+        Raises:
+            SourceError: the first invalid value, naming source file, record, field, value.
+        """
+        decision_id = _identifier(row, "decision_id")
+        decision = _text(row, "decision")
+        headnote = _text(row, "headnote")
+        headnote_language = _language(row, "headnote_language",
+                                      row.fields.get("headnote_language"))
+        decision_language = self._decision_language(row, decision_id, decision)
+        year = _year(row)
+        part = _part(row, year)
+        area, derived = _law_area(row, part, year)
+        url = _url(row)
+        sample_id, id_derived = _sample_id(row, decision_id, headnote_language)
+
+        key = (decision_id, headnote_language)
+        self._check_unique(row, key, sample_id, id_derived)
+        self._check_decision_agrees(row, decision_id, (year, part, decision_language), decision)
         self._pairs[key] = row.line
         self._samples[sample_id] = (row.line, id_derived)
         self._last_text = (decision_id, decision)

@@ -163,6 +163,24 @@ def test_bad_arguments_are_one_line_errors(hub_folder, tmp_path, capsys, extra, 
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("language", ["xx", "en", "DE"])
+def test_a_demonstration_for_a_language_that_is_no_slds_headnote_language_is_refused(
+        hub_folder, tmp_path, capsys, language):
+    predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
+    demo = tmp_path / "demo.txt"
+    demo.write_text("A judged example.\n", encoding="utf-8")
+    item = f"{language}={demo}"
+    with FakeChatServer(_scripted) as server:
+        code = main(_args(hub_folder, predictions, server.url, tmp_path / "o.json",
+                          "--demonstration", f"de={demo}", "--demonstration", item))
+        sent = len(server.requests)
+    err = capsys.readouterr().err
+    assert code == 1 and sent == 0 and not (tmp_path / "o.json").exists()
+    assert "Traceback" not in err and len([line for line in err.splitlines() if "error" in line]) == 1
+    assert (f"--demonstration {item!r}: language {language!r} is not a headnote language of "
+            "SLDS; expected one of de, fr, it") in err
+
+
 def test_killed_run_resumes_with_only_the_remaining_requests(hub_folder, tmp_path, repo_root):
     predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
     out, cache = tmp_path / "judge.json", tmp_path / "judge.sqlite"

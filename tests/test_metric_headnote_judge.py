@@ -46,13 +46,58 @@ def _by_index(script):
 # ----------------------------------------------------------------------------- templates
 
 
-def test_template_files_are_identical_to_the_embedded_defaults(repo_root):
-    folder = repo_root / "metrics" / "headnote_judge"
-    assert (folder / "system_prompt.txt").read_text(encoding="utf-8") == hj.DEFAULT_SYSTEM_TEMPLATE
-    assert (folder / "user_prompt.txt").read_text(encoding="utf-8") == hj.DEFAULT_USER_TEMPLATE
-    used = hj.template_placeholders(hj.DEFAULT_SYSTEM_TEMPLATE) | hj.template_placeholders(
-        hj.DEFAULT_USER_TEMPLATE)
+PUBLISHED_TEMPLATE_SHA256 = {
+    "system_template_sha256": "d8284b0d412c9419ca2ed7d5b083cdc4fe0d889a519ddcf52ada739a450a0587",
+    "user_template_sha256": "c4b88be1e474d897cf1747fe7644518f2e29f2ee0f5dfdcde6ffba5e81942d64",
+}
+"""The default templates' hashes that judge outputs record (a prompt edit changes them)."""
+
+
+def test_assembled_folder_carries_the_template_files_and_the_defaults_are_them(tmp_path):
+    from courtbench.metric_modules import assemble_metric_folder, import_metric_script, metric_dir
+
+    folder = tmp_path / "headnote_judge"
+    written = assemble_metric_folder(metric_dir("headnote_judge"), folder)
+    assert {"system_prompt.txt", "user_prompt.txt"} <= set(written)
+    assembled = import_metric_script(folder, "assembled_headnote_judge_templates")
+    system, user = assembled.default_templates()
+    assert system == (folder / "system_prompt.txt").read_text(encoding="utf-8")
+    assert user == (folder / "user_prompt.txt").read_text(encoding="utf-8")
+    templates = assembled.load_templates()
+    assert (templates.system, templates.user) == (system, user)
+    assert {key: templates.hashes()[key] for key in PUBLISHED_TEMPLATE_SHA256} \
+        == PUBLISHED_TEMPLATE_SHA256
+    used = hj.template_placeholders(system) | hj.template_placeholders(user)
     assert {"gold_headnote", "generated_headnote", "language", "demonstration"} <= used
+
+
+def test_a_folder_without_the_template_files_refuses_the_defaults_in_one_line(tmp_path):
+    from courtbench.metric_modules import assemble_metric_folder, import_metric_script, metric_dir
+
+    folder = tmp_path / "headnote_judge"
+    assemble_metric_folder(metric_dir("headnote_judge"), folder)
+    (folder / "user_prompt.txt").unlink()
+    stripped = import_metric_script(folder, "stripped_headnote_judge_templates")
+    with pytest.raises(ValueError) as error:
+        stripped.load_templates()
+    message = str(error.value)
+    assert "\n" not in message and "system_prompt.txt and user_prompt.txt not found" in message
+    assert "pass system_template and user_template" in message
+    own = stripped.load_templates("System in $language.", "$gold_headnote / $generated_headnote")
+    assert own.user == "$gold_headnote / $generated_headnote"
+
+
+@pytest.mark.parametrize("language", ["xx", "en", "", "DE", 1])
+def test_a_demonstration_for_a_language_that_is_no_slds_headnote_language_is_refused(language):
+    with pytest.raises(ValueError, match=r"demonstrations: language .* is not a headnote language "
+                                         r"of SLDS; expected one of de, fr, it$"):
+        hj.load_templates(demonstrations={language: "A judged example."})
+
+
+def test_the_demonstration_languages_are_the_slds_headnote_languages():
+    from slds.schema import LANGUAGES
+
+    assert hj.HEADNOTE_LANGUAGES == LANGUAGES
 
 
 def test_messages_carry_both_headnotes_in_the_headnote_language_and_no_decision():
@@ -214,7 +259,7 @@ def test_request_parameters_and_reproducibility_record():
     rep = result["reproducibility"]
     assert rep["model"] == "judge-m" and rep["base_url_host"].startswith("http://127.0.0.1:")
     assert rep["temperature"] == 0 and rep["max_tokens"] == 321 and rep["seed"] == 7
-    assert rep["system_template_sha256"] == hj._sha256(hj.DEFAULT_SYSTEM_TEMPLATE)
+    assert rep["system_template_sha256"] == hj._sha256(hj.default_templates()[0])
     assert rep["headnote_judge_version"] == hj.__version__ and rep["openai_version"]
     assert rep["signature"].startswith(f"headnote_judge:{hj.__version__}|model:judge-m|host:http://127.0.0.1:")
     assert result["n_requested"] == 2 and result["n_cached"] == 0 and result["n_http_requests"] == 2
@@ -338,7 +383,7 @@ print(json.dumps({"file": sys.modules[type(module).__module__].__file__, "score"
 """
 
 
-def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_embedded_templates(repo_root, tmp_path):
+def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_folders_template_files(repo_root, tmp_path):
     with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
         env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
                "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "JUDGE_KEY": SECRET}
@@ -351,12 +396,47 @@ def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_embedded_templates(
     out = json.loads(run.stdout.strip().splitlines()[-1])
     copied = Path(out["file"])
     assert copied.is_relative_to(tmp_path / "modules")           # the copy in the module cache ...
-    assert not list(copied.parent.glob("*.txt"))                  # ... has no template files beside it
+    for name in ("system_prompt.txt", "user_prompt.txt"):        # ... carries the folder's templates
+        assert (copied.parent / name).read_bytes() \
+            == (repo_root / "metrics" / "headnote_judge" / name).read_bytes()
     assert (copied.parent / "llm_core.py").read_bytes() \
         == (repo_root / "courtbench" / "llm" / "core.py").read_bytes()  # ... but the shared client
     assert system in {hj.render_messages(hj.load_templates(), "Art. 1 ZGB", "gen-0", lang)[0]["content"]
                       for lang in ("de", "it")}
     assert out["score"] == 60 and out["pairs"] == ["fr_de", "it_it"]
+
+
+TEMPLATES_SCRIPT = """
+import json, sys, evaluate
+module = evaluate.load(sys.argv[1])
+script = sys.modules[type(module).__module__]
+print(json.dumps({"file": script.__file__, "system": script.load_templates().system}))
+"""
+
+
+def test_a_cached_evaluate_copy_finds_the_templates_from_any_directory_and_follows_edits(tmp_path):
+    from courtbench.metric_modules import assemble_metric_folder, metric_dir
+
+    work = tmp_path / "work"
+    folder = work / "headnote_judge"
+    assemble_metric_folder(metric_dir("headnote_judge"), folder)
+    env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
+           "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
+
+    def load(target: str, cwd: Path) -> dict:
+        run = subprocess.run([sys.executable, "-c", TEMPLATES_SCRIPT, target], capture_output=True,
+                             text=True, env=env, cwd=cwd, timeout=300)
+        assert run.returncode == 0, run.stderr
+        return json.loads(run.stdout.strip().splitlines()[-1])
+
+    default = (folder / "system_prompt.txt").read_text(encoding="utf-8")
+    first = load("headnote_judge", work)           # evaluate records the path relative to work/
+    assert first["system"] == default and Path(first["file"]).is_relative_to(tmp_path / "modules")
+    again = load(str(folder), tmp_path)             # same cache entry, another directory
+    assert again["file"] == first["file"] and again["system"] == default
+    (folder / "system_prompt.txt").write_text("Edited judge prompt in $language.\n", encoding="utf-8")
+    edited = load("headnote_judge", work)
+    assert edited["system"] == "Edited judge prompt in $language.\n"
 
 
 # ----------------------------------------------------------------------------- card and app

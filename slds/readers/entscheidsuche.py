@@ -144,9 +144,27 @@ def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
         skipped[SKIP_HEADNOTE_IN_DECISION] += 1
         return []
     bge_volume, part, _page = _bge_reference(source)  # type: ignore[misc]  # landmark => parsed
+    shared = _shared_fields(hit, source, attachment, decision, bge_volume, part)
+    return [RawRow(line=number, source=path, bge_volume=bge_volume,
+                   fields=dict(shared, sample_id=None, headnote=headnotes[lang],
+                               headnote_language=lang),
+                   column_names={"headnote": f"_source.abstract.{lang}", **_COLUMN_NAMES})
+            for lang in LANGUAGES]
+
+
+_COLUMN_NAMES = {"decision": "_source.attachment.content", "decision_language": "_source.language",
+                 "year": "_source.date", "volume": "_source.reference", "decision_id": "_id",
+                 "url": "_source.attachment.content_url"}
+"""Where in a hit each field besides the headnote comes from (for error messages)."""
+
+
+def _shared_fields(hit: dict[str, Any], source: dict[str, Any], attachment: dict[str, Any],
+                   decision: str, bge_volume: int, part: str) -> dict[str, Any]:
+    """The fields the three rows of a hit share; the year is the date's, else the BGE
+    volume's (volume + 1874)."""
     date = str(source.get("date") or "")
     year: int | str = int(date[:4]) if re.match(r"^\d{4}", date) else bge_volume + 1874
-    shared = {
+    return {
         "decision_id": str(hit.get("_id") or source.get("id") or ""),
         "decision": decision,
         "decision_language": source.get("language") or attachment.get("language") or None,
@@ -155,15 +173,6 @@ def _hit_to_rows(path: Path, number: int, hit: dict[str, Any], skipped: Counter
         "volume": part,
         "url": attachment.get("content_url") or "",
     }
-    return [RawRow(line=number, source=path, bge_volume=bge_volume,
-                   fields=dict(shared, sample_id=None, headnote=headnotes[lang],
-                               headnote_language=lang),
-                   column_names={"headnote": f"_source.abstract.{lang}",
-                                 "decision": "_source.attachment.content",
-                                 "decision_language": "_source.language",
-                                 "year": "_source.date", "volume": "_source.reference",
-                                 "decision_id": "_id", "url": "_source.attachment.content_url"})
-            for lang in LANGUAGES]
 
 
 def _read_response(path: Path, skipped: Counter) -> tuple[list[RawRow], int]:
