@@ -53,38 +53,22 @@ PUBLISHED_TEMPLATE_SHA256 = {
 """The default templates' hashes that judge outputs record (a prompt edit changes them)."""
 
 
-def test_assembled_folder_carries_the_template_files_and_the_defaults_are_them(tmp_path):
+def test_the_assembled_folder_carries_the_default_templates_in_its_prompts_file(tmp_path):
     from courtbench.metric_modules import assemble_metric_folder, import_metric_script, metric_dir
 
     folder = tmp_path / "headnote_judge"
     written = assemble_metric_folder(metric_dir("headnote_judge"), folder)
-    assert {"system_prompt.txt", "user_prompt.txt"} <= set(written)
+    assert "judge_prompts.py" in written and not [name for name in written if name.endswith(".txt")
+                                                  and name != "requirements.txt"]
     assembled = import_metric_script(folder, "assembled_headnote_judge_templates")
     system, user = assembled.default_templates()
-    assert system == (folder / "system_prompt.txt").read_text(encoding="utf-8")
-    assert user == (folder / "user_prompt.txt").read_text(encoding="utf-8")
+    assert (system, user) == (assembled.SYSTEM_TEMPLATE, assembled.USER_TEMPLATE)
     templates = assembled.load_templates()
     assert (templates.system, templates.user) == (system, user)
     assert {key: templates.hashes()[key] for key in PUBLISHED_TEMPLATE_SHA256} \
         == PUBLISHED_TEMPLATE_SHA256
     used = hj.template_placeholders(system) | hj.template_placeholders(user)
     assert {"gold_headnote", "generated_headnote", "language", "demonstration"} <= used
-
-
-def test_a_folder_without_the_template_files_refuses_the_defaults_in_one_line(tmp_path):
-    from courtbench.metric_modules import assemble_metric_folder, import_metric_script, metric_dir
-
-    folder = tmp_path / "headnote_judge"
-    assemble_metric_folder(metric_dir("headnote_judge"), folder)
-    (folder / "user_prompt.txt").unlink()
-    stripped = import_metric_script(folder, "stripped_headnote_judge_templates")
-    with pytest.raises(ValueError) as error:
-        stripped.load_templates()
-    message = str(error.value)
-    assert "\n" not in message and "system_prompt.txt and user_prompt.txt not found" in message
-    assert "pass system_template and user_template" in message
-    own = stripped.load_templates("System in $language.", "$gold_headnote / $generated_headnote")
-    assert own.user == "$gold_headnote / $generated_headnote"
 
 
 @pytest.mark.parametrize("language", ["xx", "en", "", "DE", 1])
@@ -383,7 +367,7 @@ print(json.dumps({"file": sys.modules[type(module).__module__].__file__, "score"
 """
 
 
-def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_folders_template_files(repo_root, tmp_path):
+def test_loads_with_evaluate_from_a_fresh_cache_with_its_prompts_and_the_shared_client(repo_root, tmp_path):
     with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
         env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
                "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "JUDGE_KEY": SECRET}
@@ -396,47 +380,13 @@ def test_loads_with_evaluate_from_a_fresh_cache_and_uses_the_folders_template_fi
     out = json.loads(run.stdout.strip().splitlines()[-1])
     copied = Path(out["file"])
     assert copied.is_relative_to(tmp_path / "modules")           # the copy in the module cache ...
-    for name in ("system_prompt.txt", "user_prompt.txt"):        # ... carries the folder's templates
-        assert (copied.parent / name).read_bytes() \
-            == (repo_root / "metrics" / "headnote_judge" / name).read_bytes()
+    assert (copied.parent / "judge_prompts.py").read_bytes() \
+        == (repo_root / "metrics" / "headnote_judge" / "judge_prompts.py").read_bytes()  # prompts
     assert (copied.parent / "llm_core.py").read_bytes() \
         == (repo_root / "courtbench" / "llm" / "core.py").read_bytes()  # ... but the shared client
     assert system in {hj.render_messages(hj.load_templates(), "Art. 1 ZGB", "gen-0", lang)[0]["content"]
                       for lang in ("de", "it")}
     assert out["score"] == 60 and out["pairs"] == ["fr_de", "it_it"]
-
-
-TEMPLATES_SCRIPT = """
-import json, sys, evaluate
-module = evaluate.load(sys.argv[1])
-script = sys.modules[type(module).__module__]
-print(json.dumps({"file": script.__file__, "system": script.load_templates().system}))
-"""
-
-
-def test_a_cached_evaluate_copy_finds_the_templates_from_any_directory_and_follows_edits(tmp_path):
-    from courtbench.metric_modules import assemble_metric_folder, metric_dir
-
-    work = tmp_path / "work"
-    folder = work / "headnote_judge"
-    assemble_metric_folder(metric_dir("headnote_judge"), folder)
-    env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
-           "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
-
-    def load(target: str, cwd: Path) -> dict:
-        run = subprocess.run([sys.executable, "-c", TEMPLATES_SCRIPT, target], capture_output=True,
-                             text=True, env=env, cwd=cwd, timeout=300)
-        assert run.returncode == 0, run.stderr
-        return json.loads(run.stdout.strip().splitlines()[-1])
-
-    default = (folder / "system_prompt.txt").read_text(encoding="utf-8")
-    first = load("headnote_judge", work)           # evaluate records the path relative to work/
-    assert first["system"] == default and Path(first["file"]).is_relative_to(tmp_path / "modules")
-    again = load(str(folder), tmp_path)             # same cache entry, another directory
-    assert again["file"] == first["file"] and again["system"] == default
-    (folder / "system_prompt.txt").write_text("Edited judge prompt in $language.\n", encoding="utf-8")
-    edited = load("headnote_judge", work)
-    assert edited["system"] == "Edited judge prompt in $language.\n"
 
 
 # ----------------------------------------------------------------------------- card and app

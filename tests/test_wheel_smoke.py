@@ -98,7 +98,7 @@ def venv(tmp_path_factory) -> dict:
 
 def test_sdist_and_wheel_carry_every_package_resource(venv):
     expected = _package_resources()
-    assert any(p.endswith("headnote_judge/system_prompt.txt") for p in expected)
+    assert any(p.endswith("headnote_judge/judge_prompts.py") for p in expected)
     assert sum(p.endswith("/README.md") for p in expected) == 6
     with zipfile.ZipFile(venv["wheel"]) as wheel:
         in_wheel = set(wheel.namelist())

@@ -13,15 +13,9 @@ response cache and bounded concurrency are those of courtbench's LLM client: the
 ``llm_core.py`` is ``courtbench/llm/core.py`` itself (linked in the repository, a real file in
 the wheel, an export or a Space).
 
-Prompt templates: the defaults are ``system_prompt.txt`` and ``user_prompt.txt`` in this
-module's folder, their one source (:func:`default_templates`). They travel with the folder
-(export, Space, wheel). ``evaluate.load`` copies only the script and the Python files it
-imports into its module cache; the script run from that cache finds the folder it was
-copied from through the record ``evaluate`` writes beside the copy (``<script>.json``,
-``"original file path"``), reads the files there and copies them beside the copy (so a
-later load from the cache, from any working directory, finds them). Without them (e.g. a
-script fetched by Hub id), the default templates are a one-line ValueError; passing
-``system_template`` and ``user_template`` still works.
+Prompt templates: the defaults are in the sibling file ``judge_prompts.py``, their one
+source (:func:`default_templates`); being Python, it travels wherever the script goes
+(``evaluate.load`` of a folder, an export or a Hub Space fetches the files a script imports).
 """
 
 import dataclasses
@@ -29,9 +23,7 @@ import hashlib
 import json
 import math
 import os
-import pathlib
 import re
-import shutil
 import string
 import sys
 from collections.abc import Mapping, Sequence
@@ -43,6 +35,7 @@ from tqdm import tqdm
 
 # The request machinery (cache, retries, concurrency) is courtbench's LLM client core,
 # linked into this folder as llm_core.py (a real file wherever the module travels).
+from .judge_prompts import SYSTEM_TEMPLATE, USER_TEMPLATE
 from .llm_core import (
     ChatRequest,
     EndpointConfig,
@@ -72,9 +65,6 @@ PLACEHOLDERS = ("gold_headnote", "generated_headnote", "language", "language_cod
 HEADNOTE_LANGUAGES = ("de", "fr", "it")
 """The headnote languages of SLDS (= ``slds.schema.LANGUAGES``, pinned by a test): the keys
 ``demonstrations`` accepts."""
-
-TEMPLATE_FILES = {"system": "system_prompt.txt", "user": "user_prompt.txt"}
-"""The default templates: file names in this module's folder."""
 
 _DESCRIPTION = """\
 LLM-as-a-judge for generated headnotes of Swiss Federal Supreme Court landmark decisions
@@ -178,77 +168,9 @@ def _read_text(source: str | os.PathLike, what: str) -> str:
                     f"got {type(source).__name__}")
 
 
-def _evaluate_original_folder(script: str) -> str | None:
-    """The folder ``evaluate.load`` copied ``script`` from, when ``script`` is its copy in
-    evaluate's module cache and the original beside the record is the same script; else None.
-
-    evaluate writes ``<stem>.json`` beside the copy with ``"original file path"`` (relative
-    to the working directory of that ``evaluate.load``, which is this import's).
-    """
-    record = os.path.splitext(script)[0] + ".json"
-    try:
-        with open(record, encoding="utf-8") as handle:
-            original = json.load(handle).get("original file path")
-        with open(original, "rb") as handle, open(script, "rb") as copy:
-            if handle.read() != copy.read():
-                return None  # the record names a folder whose script has changed since
-    except (OSError, ValueError, TypeError, AttributeError):
-        return None
-    return os.path.dirname(os.path.abspath(original))
-
-
-def _holds_templates(folder: str | None) -> bool:
-    return folder is not None and all(os.path.isfile(os.path.join(folder, name))
-                                      for name in TEMPLATE_FILES.values())
-
-
-def _copy_templates(source: str, cache_folder: str) -> str:
-    """Copy the template files of ``source`` beside the script's copy in evaluate's module
-    cache, so that a later import of that copy (from any working directory) finds them;
-    returns the folder to read them from (``source`` when the cache is not writable)."""
-    try:
-        for name in TEMPLATE_FILES.values():
-            temporary = os.path.join(cache_folder, f".{name}.{os.getpid()}.tmp")
-            shutil.copyfile(os.path.join(source, name), temporary)
-            os.replace(temporary, os.path.join(cache_folder, name))  # whole files only
-    except OSError:
-        return source
-    return cache_folder
-
-
-def _find_template_folder() -> str | None:
-    """Where the default templates are: for a copy in evaluate's module cache, the folder
-    it was copied from (the files are copied beside the copy too), else or when that folder
-    is gone, this script's own folder; None when neither holds them."""
-    script = os.path.abspath(__file__)
-    here = os.path.dirname(script)
-    original = _evaluate_original_folder(script)
-    if _holds_templates(original):
-        return _copy_templates(original, here)
-    return here if _holds_templates(here) else None
-
-
-TEMPLATE_FOLDER = _find_template_folder()
-"""The folder the default templates are read from (found at import, while the working
-directory is that of ``evaluate.load``), or None when no folder holds them."""
-
-
 def default_templates() -> tuple[str, str]:
-    """The default (system, user) template texts: :data:`TEMPLATE_FILES` in
-    :data:`TEMPLATE_FOLDER`, read as UTF-8.
-
-    Raises:
-        ValueError: the files are not beside the script nor in the folder evaluate copied
-            it from.
-    """
-    if TEMPLATE_FOLDER is None:
-        raise ValueError(f"default templates: {' and '.join(TEMPLATE_FILES.values())} not found "
-                         f"beside {os.path.abspath(__file__)} nor in the folder evaluate.load "
-                         "copied it from; load the module folder that holds them, or pass "
-                         "system_template and user_template")
-    system, user = (_read_text(pathlib.Path(TEMPLATE_FOLDER, name), f"default {kind} template")
-                    for kind, name in TEMPLATE_FILES.items())
-    return system, user
+    """The default (system, user) template texts, from ``judge_prompts.py``."""
+    return SYSTEM_TEMPLATE, USER_TEMPLATE
 
 
 def template_placeholders(text: str, what: str = "template") -> set:
@@ -285,8 +207,8 @@ def load_templates(system_template: str | os.PathLike | None = None,
 
     Args:
         system_template: text (``str``) or file (``os.PathLike``); default
-            ``system_prompt.txt`` of this folder (:func:`default_templates`).
-        user_template: likewise; default ``user_prompt.txt``.
+            template of ``judge_prompts.py`` (:func:`default_templates`).
+        user_template: likewise; default its user template.
         demonstrations: headnote language code (one of :data:`HEADNOTE_LANGUAGES`) ->
             demonstration text or file; default none.
 
@@ -706,7 +628,7 @@ def headnote_judge(
             that need none.
         sample_ids: reported per sample; default ``0..n-1``; must be unique.
         system_template, user_template: template text (``str``) or file (``os.PathLike``);
-            default ``system_prompt.txt`` / ``user_prompt.txt`` of this folder.
+            default the templates of ``judge_prompts.py``.
         demonstrations: headnote language (de, fr or it) -> a judged example (text or
             file); default none.
         max_tokens: maximal answer length in tokens. ``temperature`` is always 0.
