@@ -373,16 +373,39 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
     required = [column for column, needed in reference_columns.items() if needed]
     reference_records = read_records(references_file, reference_what, [id_column, *required])
     prediction_records = read_records(predictions_file, what, [id_column, *prediction_columns])
+    order = _records_by_id(reference_records, id_column)
+    found, unknown, duplicate = _predictions_by_id(prediction_records, order, id_column)
+    missing = [repr(key) for key in order if key not in found]
+    if unknown or duplicate or missing:
+        raise page_error(f"{what} does not match the {reference_what} by {id_column!r}: "
+                         + _mismatch_parts(unknown, duplicate, missing, len(order),
+                                           reference_what))
+    ids = list(order)
+    predictions = {column: [(f"{found[key][0]}, column {column!r}", found[key][1][column])
+                            for key in ids] for column in prediction_columns}
+    references = {column: [(f"{order[key][0]}, column {column!r}", order[key][1].get(column))
+                           for key in ids] for column in reference_columns}
+    return ids, predictions, references
+
+
+def _records_by_id(records, id_column):
+    """``{id text: (where, record)}`` of the references file in its order; ``gr.Error`` for an
+    id given twice."""
     order = {}
-    for where, record in reference_records:
+    for where, record in records:
         key = str(record[id_column])
         if key in order:
             raise page_error(f"{where}, column {id_column!r}: sample id {key!r} appears twice")
         order[key] = (where, record)
-    found = {}
-    unknown = []
-    duplicate = []
-    for where, record in prediction_records:
+    return order
+
+
+def _predictions_by_id(records, order, id_column):
+    """``(found, unknown, duplicate)``: ``{id text: (where, record)}`` of the predictions
+    whose id is in ``order`` (the first of each), and the ``'id' (where)`` texts of ids not in
+    ``order`` and of repeated ones."""
+    found, unknown, duplicate = {}, [], []
+    for where, record in records:
         key = str(record[id_column])
         if key not in order:
             unknown.append(f"{key!r} ({where})")
@@ -390,25 +413,20 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
             duplicate.append(f"{key!r} ({where})")
         else:
             found[key] = (where, record)
-    missing = [repr(key) for key in order if key not in found]
-    if unknown or duplicate or missing:
-        parts = []
-        if unknown:
-            parts.append(f"{len(unknown)} id(s) not in the {reference_what}: {_listing(unknown)}")
-        if duplicate:
-            parts.append(f"{len(duplicate)} duplicate id(s): {_listing(duplicate)}")
-        if missing:
-            parts.append(f"{len(missing)} of {len(order)} id(s) of the {reference_what} without "
-                         "a prediction: "
-                         f"{_listing(missing)}")
-        raise page_error(f"{what} does not match the {reference_what} by {id_column!r}: "
-                       + "; ".join(parts))
-    ids = list(order)
-    predictions = {column: [(f"{found[key][0]}, column {column!r}", found[key][1][column])
-                            for key in ids] for column in prediction_columns}
-    references = {column: [(f"{order[key][0]}, column {column!r}", order[key][1].get(column))
-                           for key in ids] for column in reference_columns}
-    return ids, predictions, references
+    return found, unknown, duplicate
+
+
+def _mismatch_parts(unknown, duplicate, missing, n_references, reference_what):
+    """The id mismatches as one text: unknown, duplicate, then missing ids (each listed)."""
+    parts = []
+    if unknown:
+        parts.append(f"{len(unknown)} id(s) not in the {reference_what}: {_listing(unknown)}")
+    if duplicate:
+        parts.append(f"{len(duplicate)} duplicate id(s): {_listing(duplicate)}")
+    if missing:
+        parts.append(f"{len(missing)} of {n_references} id(s) of the {reference_what} without "
+                     f"a prediction: {_listing(missing)}")
+    return "; ".join(parts)
 
 
 # --------------------------------------------------------------------------- results
