@@ -256,40 +256,61 @@ def read_predictions(
     """
     path = Path(path)
     expected_ids = list(expected_ids)
-    if parse_id is None and expected_ids and all(
-            isinstance(i, int) and not isinstance(i, bool) for i in expected_ids):
-        parse_id = integer_id
     expected = _expected_keys(expected_ids)
     ignored = {_id_key(i) for i in ignored_ids} - set(expected)
     columns = ((id_column, *id_aliases), (value_column, *value_aliases))
     records = (_canonical(path, line, record, columns)
                for line, record in _read_records(path, columns))
-    values: dict[str, Any] = {}
-    first_line: dict[str, int] = {}
-    unknown, duplicate, bad_values = _Collected(), _Collected(), _Collected()
+    parse_id = _id_parser(parse_id, expected_ids)
+    found = _Found(expected)
     for line, record in records:
         key = _record_key(path, line, record, id_column, value_column, parse_id)
-        if key in ignored:
-            continue
+        if key not in ignored:
+            found.add(key, line, record[value_column], parse_value)
+    _raise_bad_values(path, found.bad_values, value_column)
+    missing = [] if allow_missing else [key for key in expected if key not in found.values]
+    if found.unknown or found.duplicate or missing:
+        raise CourtbenchError(_mismatch_message(path, len(expected), found.unknown,
+                                                found.duplicate, missing))
+    return {expected[key]: found.values[key] for key in expected if key in found.values}
+
+
+def _id_parser(parse_id: Callable[[Any], Hashable] | None, expected_ids: list[Hashable]
+               ) -> Callable[[Any], Hashable] | None:
+    """``parse_id``, else :func:`integer_id` when every expected id is an integer, else None
+    (ids matched by their text)."""
+    if parse_id is None and expected_ids and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in expected_ids):
+        return integer_id
+    return parse_id
+
+
+class _Found:
+    """The predictions read so far (``values``: ``{key: parsed value}``, first one wins) and
+    the problems met: unknown ids, duplicate ids and values ``parse_value`` refused."""
+
+    def __init__(self, expected: dict) -> None:
+        self.expected = expected
+        self.values: dict[str, Any] = {}
+        self.first_line: dict[str, int] = {}
+        self.unknown, self.duplicate, self.bad_values = _Collected(), _Collected(), _Collected()
+
+    def add(self, key: str, line: int, raw: Any, parse_value: Callable[[Any], Any]) -> None:
+        """One record: its value parsed, then matched against the expected ids."""
         try:
-            value = parse_value(record[value_column])
+            value = parse_value(raw)
         except (ValueError, TypeError, OverflowError) as error:
             # a parser's message may repeat the whole value (float's does): cut it too
-            bad_values.add((line, quoted(record[value_column]),
-                            shorten_message(str(error), MAX_QUOTED_CHARS)))
-            continue
-        if key not in expected:
-            unknown.add((key, line))
-        elif key in values:
-            duplicate.add((key, line, first_line[key]))
+            self.bad_values.add((line, quoted(raw), shorten_message(str(error),
+                                                                    MAX_QUOTED_CHARS)))
+            return
+        if key not in self.expected:
+            self.unknown.add((key, line))
+        elif key in self.values:
+            self.duplicate.add((key, line, self.first_line[key]))
         else:
-            values[key] = value
-            first_line[key] = line
-    _raise_bad_values(path, bad_values, value_column)
-    missing = [] if allow_missing else [key for key in expected if key not in values]
-    if unknown or duplicate or missing:
-        raise CourtbenchError(_mismatch_message(path, len(expected), unknown, duplicate, missing))
-    return {expected[key]: values[key] for key in expected if key in values}
+            self.values[key] = value
+            self.first_line[key] = line
 
 
 def _canonical(path: Path, line: int, record: dict, columns: tuple[tuple[str, ...], ...]

@@ -146,6 +146,15 @@ def test_table_columns_skip_blank_rows(space_io):
         space_io.table_columns([[None, ""]], ["a", "b"])
 
 
+def test_table_values_parse_each_column_and_name_the_bad_cell(space_io):
+    rows = [[1, "a; b"], ["", None], ["2.5", ""]]
+    assert space_io.table_values(rows, {"x": space_io.number, "y": space_io.labels}) == {
+        "x": [1.0, 2.5], "y": [["a", "b"], []]}
+    with pytest.raises(space_io.gr.Error) as error:
+        space_io.table_values([[1, 2], [3, 4.5]], {"n": space_io.integer, "m": space_io.integer})
+    assert error.value.message == "table row 2, column 'm' = 4.5: expected an integer"
+
+
 @pytest.mark.parametrize("value", ["1_000", "abc", "", True, None, [1]])
 def test_number_rejects_what_is_not_a_number(space_io, value):
     with pytest.raises(space_io.gr.Error, match=re.escape(f"row 1 = {value!r}: expected a number")):

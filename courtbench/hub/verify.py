@@ -27,35 +27,55 @@ class VerifyReport:
     problems: list[str] = field(default_factory=list)
 
 
+def _default_problems(configs: list) -> list[str]:
+    """One problem unless exactly one config says ``default: true``."""
+    defaults = [c.get("config_name") for c in configs if c.get("default")]
+    if len(defaults) == 1:
+        return []
+    return [f"{CARD_FILE}: expected exactly one config with 'default: true', found {defaults}"]
+
+
+def _data_file_problems(folder: Path, config: dict, referenced: set[str]) -> list[str]:
+    """Problems of one config's ``data_files``; the paths that exist are added to
+    ``referenced`` (relative to ``folder``)."""
+    problems = []
+    name = config.get("config_name")
+    for data_file in config.get("data_files") or []:
+        path = data_file.get("path") if isinstance(data_file, dict) else None
+        if not path or not (folder / path).is_file():
+            problems.append(f"{CARD_FILE}: config {name!r} split {data_file!r} points at "
+                            "a file that does not exist")
+        else:
+            referenced.add(path)
+    return problems
+
+
+def _unreferenced_problems(folder: Path, referenced: set[str]) -> list[str]:
+    """Parquet files under ``folder/data`` that no config names."""
+    data = folder / "data"
+    if not data.is_dir():
+        return []
+    return [f"{relative}: data file not referenced by any config in {CARD_FILE}"
+            for relative in (entry.relative_to(folder).as_posix()
+                             for entry in data.rglob("*.parquet"))
+            if relative not in referenced]
+
+
 def _card_problems(folder: Path, metadata: dict) -> list[str]:
     """Structural checks of the card's YAML against the files in the folder."""
-    problems = []
     configs = metadata.get("configs")
     if not isinstance(configs, list) or not configs:
         return [f"{CARD_FILE}: YAML has no 'configs' list"]
     infos = {i.get("config_name"): i for i in metadata.get("dataset_info") or []}
-    defaults = [c.get("config_name") for c in configs if c.get("default")]
-    if len(defaults) != 1:
-        problems.append(f"{CARD_FILE}: expected exactly one config with 'default: true', "
-                        f"found {defaults}")
-    referenced = set()
+    problems = _default_problems(configs)
+    referenced: set[str] = set()
     for config in configs:
         name = config.get("config_name")
         if name not in infos:
             problems.append(f"{CARD_FILE}: config {name!r} has no 'dataset_info' entry "
                             "(features and split sizes)")
-        for data_file in config.get("data_files") or []:
-            path = data_file.get("path") if isinstance(data_file, dict) else None
-            if not path or not (folder / path).is_file():
-                problems.append(f"{CARD_FILE}: config {name!r} split {data_file!r} points at "
-                                "a file that does not exist")
-            else:
-                referenced.add(path)
-    for entry in (folder / "data").rglob("*.parquet") if (folder / "data").is_dir() else []:
-        relative = entry.relative_to(folder).as_posix()
-        if relative not in referenced:
-            problems.append(f"{relative}: data file not referenced by any config in {CARD_FILE}")
-    return problems
+        problems += _data_file_problems(folder, config, referenced)
+    return problems + _unreferenced_problems(folder, referenced)
 
 
 def _file_feature_problems(folder: Path, config: dict, expected: datasets.Features) -> list[str]:

@@ -55,28 +55,41 @@ def _reject_constant(path: Path, constant: str):
     raise CourtbenchError(f"{path}: contains {constant}, which is not JSON")
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _dict_differences(reported: dict, fresh: dict, where: str) -> list[str]:
+    """Keys only on one side, then the differences of the shared keys (sorted)."""
+    found = [f"{where}.{key}: only in the {'report' if key in reported else 'rescore'}"
+             for key in sorted(set(reported) ^ set(fresh))]
+    for key in sorted(set(reported) & set(fresh)):
+        found += _differences(reported[key], fresh[key], f"{where}.{key}")
+    return found
+
+
+def _list_differences(reported: list, fresh: list, where: str) -> list[str]:
+    """A length mismatch, or the differences entry by entry."""
+    if len(reported) != len(fresh):
+        return [f"{where}: {len(reported)} entries in the report, {len(fresh)} rescored"]
+    found = []
+    for index, (a, b) in enumerate(zip(reported, fresh, strict=True)):
+        found += _differences(a, b, f"{where}[{index}]")
+    return found
+
+
 def _differences(reported: Any, fresh: Any, where: str) -> list[str]:
     """Paths where two JSON values differ (numbers compared with a relative tolerance)."""
-    if isinstance(reported, bool) or isinstance(fresh, bool):
-        return [] if reported == fresh else [f"{where}: report {reported!r}, rescored {fresh!r}"]
-    if isinstance(reported, int | float) and isinstance(fresh, int | float):
+    if _is_number(reported) and _is_number(fresh):
         if math.isclose(reported, fresh, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-12):
             return []
-        return [f"{where}: report {reported!r}, rescored {fresh!r}"]
-    if isinstance(reported, dict) and isinstance(fresh, dict):
-        found = [f"{where}.{key}: only in the {'report' if key in reported else 'rescore'}"
-                 for key in sorted(set(reported) ^ set(fresh))]
-        for key in sorted(set(reported) & set(fresh)):
-            found += _differences(reported[key], fresh[key], f"{where}.{key}")
-        return found
-    if isinstance(reported, list) and isinstance(fresh, list):
-        if len(reported) != len(fresh):
-            return [f"{where}: {len(reported)} entries in the report, {len(fresh)} rescored"]
-        found = []
-        for index, (a, b) in enumerate(zip(reported, fresh, strict=True)):
-            found += _differences(a, b, f"{where}[{index}]")
-        return found
-    return [] if reported == fresh else [f"{where}: report {reported!r}, rescored {fresh!r}"]
+    elif isinstance(reported, dict) and isinstance(fresh, dict):
+        return _dict_differences(reported, fresh, where)
+    elif isinstance(reported, list) and isinstance(fresh, list):
+        return _list_differences(reported, fresh, where)
+    elif reported == fresh:
+        return []
+    return [f"{where}: report {reported!r}, rescored {fresh!r}"]
 
 
 def _table_differences(reported: dict, fresh: dict) -> list[str]:

@@ -116,26 +116,36 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]{0,99}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def _type_problem(value, kind: type, nullable: bool) -> str | None:
-    if value is None:
-        return None if nullable else "null"
-    if kind is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"{type(value).__name__} (expected a number)"
-        if isinstance(value, int) and abs(value) >= 10 ** MAX_INT_DIGITS:
-            return f"{shown(value)} (expected a number below 1e{MAX_INT_DIGITS})"
-        if not math.isfinite(value):
-            return f"{value!r} (expected a finite number)"
-        return None
-    if kind is bool and not isinstance(value, bool):
-        return f"{type(value).__name__} (expected true/false)"
-    if not isinstance(value, kind):
-        return f"{type(value).__name__} (expected {kind.__name__})"
+def _number_problem(value) -> str | None:
+    """Why ``value`` is not a finite JSON number of at most ``MAX_INT_DIGITS`` digits."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"{type(value).__name__} (expected a number)"
+    if isinstance(value, int) and abs(value) >= 10 ** MAX_INT_DIGITS:
+        return f"{shown(value)} (expected a number below 1e{MAX_INT_DIGITS})"
+    if not math.isfinite(value):
+        return f"{value!r} (expected a finite number)"
+    return None
+
+
+def _size_problem(value, kind: type) -> str | None:
+    """Why a text or list ``value`` is too long (``MAX_TEXT_CHARS`` / ``MAX_LIST_ITEMS``)."""
     if kind is str and len(value) > MAX_TEXT_CHARS:
         return f"{len(value):,} characters (expected at most {MAX_TEXT_CHARS})"
     if kind is list and len(value) > MAX_LIST_ITEMS:
         return f"{len(value):,} entries (expected at most {MAX_LIST_ITEMS:,})"
     return None
+
+
+def _type_problem(value, kind: type, nullable: bool) -> str | None:
+    if value is None:
+        return None if nullable else "null"
+    if kind is float:
+        return _number_problem(value)
+    if kind is bool and not isinstance(value, bool):
+        return f"{type(value).__name__} (expected true/false)"
+    if not isinstance(value, kind):
+        return f"{type(value).__name__} (expected {kind.__name__})"
+    return _size_problem(value, kind)
 
 
 def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> list[str]:

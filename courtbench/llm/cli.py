@@ -141,6 +141,30 @@ def _extra_body(text: str | None) -> dict:
     return value
 
 
+def _check_decoding_options(stop: list[str] | None, top_k: int | None,
+                            repetition_penalty: float | None) -> None:
+    """CourtbenchError naming the first decoding option whose value is out of range."""
+    if top_k is not None and top_k < 1:
+        raise CourtbenchError(f"--top-k {top_k}: expected an integer >= 1")
+    if repetition_penalty is not None and not repetition_penalty > 0:
+        raise CourtbenchError(f"--repetition-penalty {repetition_penalty}: expected a number > 0")
+    if stop is not None and (not stop or any(not text for text in stop)):
+        raise CourtbenchError(f"--stop {stop!r}: expected non-empty stop sequences")
+
+
+def _server_sampling(base_url: str, top_k: int | None,
+                     repetition_penalty: float | None) -> tuple[dict, list[str]]:
+    """``(extra_body fields, dropped names)`` of top_k / repetition_penalty: the ones given,
+    minus those ``base_url``'s API refuses (named in ``dropped``)."""
+    extra = {name: value for name, value in (("top_k", top_k),
+                                              ("repetition_penalty", repetition_penalty))
+             if value is not None}
+    if not refuses_server_parameters(base_url):
+        return extra, []
+    dropped = [name for name in SERVER_SAMPLING_PARAMETERS if name in extra]
+    return {k: v for k, v in extra.items() if k not in SERVER_SAMPLING_PARAMETERS}, dropped
+
+
 def decoding_params(params: dict, base_url: str, *, stop: list[str] | None = None,
                     top_k: int | None = None, repetition_penalty: float | None = None,
                     extra_body: str | None = None) -> tuple[dict, list[str]]:
@@ -155,22 +179,11 @@ def decoding_params(params: dict, base_url: str, *, stop: list[str] | None = Non
     Raises:
         CourtbenchError: a bad option value, naming the option.
     """
-    if top_k is not None and top_k < 1:
-        raise CourtbenchError(f"--top-k {top_k}: expected an integer >= 1")
-    if repetition_penalty is not None and not repetition_penalty > 0:
-        raise CourtbenchError(f"--repetition-penalty {repetition_penalty}: expected a number > 0")
-    if stop is not None and (not stop or any(not text for text in stop)):
-        raise CourtbenchError(f"--stop {stop!r}: expected non-empty stop sequences")
+    _check_decoding_options(stop, top_k, repetition_penalty)
     result = dict(params)
     if stop:
         result["stop"] = list(stop)
-    extra = {name: value for name, value in (("top_k", top_k),
-                                              ("repetition_penalty", repetition_penalty))
-             if value is not None}
-    dropped = []
-    if refuses_server_parameters(base_url):
-        dropped = [name for name in SERVER_SAMPLING_PARAMETERS if name in extra]
-        extra = {k: v for k, v in extra.items() if k not in SERVER_SAMPLING_PARAMETERS}
+    extra, dropped = _server_sampling(base_url, top_k, repetition_penalty)
     extra.update(_extra_body(extra_body))
     if extra:
         result["extra_body"] = extra

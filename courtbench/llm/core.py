@@ -293,18 +293,32 @@ def split_reasoning(content: str | None, reasoning_content: str | None = None) -
         return None, "\n\n".join(parts) or None, False
     text, blocks, leftover = _remove_reasoning_blocks(content)
     parts += blocks
-    last_close = max((t for t in leftover if t[1]), default=None, key=lambda t: t[0])
-    if last_close is not None:
-        parts.append(text[:last_close[0]].strip())
-        cut = last_close[0] + last_close[2]
-        text = text[cut:]
-        leftover = [(offset - cut, close, size) for offset, close, size in leftover if offset >= cut]
-    opened = min((t for t in leftover if not t[1]), default=None, key=lambda t: t[0])
-    if opened is not None:
-        parts.append(text[opened[0] + opened[2]:].strip())
-        text = text[:opened[0]]
+    text, leftover = _split_before_last_close(text, leftover, parts)
+    text, unclosed = _split_after_first_open(text, leftover, parts)
     reasoning = "\n\n".join(p for p in parts if p) or None
-    return text.strip(), reasoning, opened is not None
+    return text.strip(), reasoning, unclosed
+
+
+def _split_before_last_close(text: str, leftover: list, parts: list) -> tuple:
+    """A stray closing tag: everything before the last one is reasoning (appended to
+    ``parts``). Returns ``(text after that tag, leftover tags shifted into it)``."""
+    last_close = max((t for t in leftover if t[1]), default=None, key=lambda t: t[0])
+    if last_close is None:
+        return text, leftover
+    parts.append(text[:last_close[0]].strip())
+    cut = last_close[0] + last_close[2]
+    return text[cut:], [(offset - cut, close, size) for offset, close, size in leftover
+                        if offset >= cut]
+
+
+def _split_after_first_open(text: str, leftover: list, parts: list) -> tuple:
+    """An opening tag never closed: everything after the first one is reasoning (appended to
+    ``parts``). Returns ``(text before that tag, whether there was one)``."""
+    opened = min((t for t in leftover if not t[1]), default=None, key=lambda t: t[0])
+    if opened is None:
+        return text, False
+    parts.append(text[opened[0] + opened[2]:].strip())
+    return text[:opened[0]], True
 
 
 # --------------------------------------------------------------------------------------------

@@ -118,44 +118,68 @@ def dataset_card_problems(folder: Path, metadata: Mapping[str, Any], *,
     """
     problems = [f"{CARD_FILE}: YAML lacks the required key {key!r}"
                 for key in REQUIRED_DATASET_KEYS if key not in metadata]
-    license_ = metadata.get("license")
-    if "license" in metadata and not (
-            _is_nonempty_text(license_)
-            or (isinstance(license_, list) and license_
-                and all(_is_nonempty_text(item) for item in license_))):
-        problems.append(f"{CARD_FILE}: 'license' is {license_!r}; expected a license "
-                        "identifier such as 'cc-by-4.0' (or a list of them)")
-    if metadata.get("license_name") == NO_LICENSE_NAME and not allow_unlicensed:
-        problems.append(f"{CARD_FILE}: the source grants no licence (license_name: "
-                        f"{NO_LICENSE_NAME}); publishing would redistribute it. Pass "
-                        "--allow-unlicensed only if you hold the right to share it")
+    problems += _license_problems(metadata, allow_unlicensed)
     configs = metadata.get("configs")
     if "configs" in metadata and not (isinstance(configs, list) and configs):
         problems.append(f"{CARD_FILE}: 'configs' is {configs!r}; expected a non-empty list")
         configs = []
     root = folder.resolve()
     for index, config in enumerate(configs or []):
-        name = config.get("config_name") if isinstance(config, dict) else None
-        if not _is_nonempty_text(name):
-            problems.append(f"{CARD_FILE}: configs[{index}] has no 'config_name'")
-        data_files = config.get("data_files") if isinstance(config, dict) else None
-        if not isinstance(data_files, list) or not data_files:
-            problems.append(f"{CARD_FILE}: config {name!r} has no 'data_files' list")
-            continue
-        for entry in data_files:
-            path = entry.get("path") if isinstance(entry, dict) else None
-            split = entry.get("split") if isinstance(entry, dict) else None
-            if not _is_nonempty_text(path):
-                problems.append(f"{CARD_FILE}: config {name!r} split {split!r} has no 'path'")
-                continue
-            target = (folder / path).resolve()
-            if not target.is_relative_to(root):
-                problems.append(f"{CARD_FILE}: config {name!r} split {split!r} path {path!r} "
-                                "points outside the folder")
-            elif not target.is_file():
-                problems.append(f"{CARD_FILE}: config {name!r} split {split!r} path {path!r} "
-                                "does not exist in the folder")
+        problems += _config_entry_problems(folder, root, index, config)
     return problems
+
+
+def _is_license_value(value: Any) -> bool:
+    """A license identifier, or a non-empty list of them."""
+    return _is_nonempty_text(value) or (isinstance(value, list) and bool(value)
+                                        and all(_is_nonempty_text(item) for item in value))
+
+
+def _license_problems(metadata: Mapping[str, Any], allow_unlicensed: bool) -> list[str]:
+    """A malformed ``license``, and a source granting no licence unless that is allowed."""
+    problems = []
+    license_ = metadata.get("license")
+    if "license" in metadata and not _is_license_value(license_):
+        problems.append(f"{CARD_FILE}: 'license' is {license_!r}; expected a license "
+                        "identifier such as 'cc-by-4.0' (or a list of them)")
+    if metadata.get("license_name") == NO_LICENSE_NAME and not allow_unlicensed:
+        problems.append(f"{CARD_FILE}: the source grants no licence (license_name: "
+                        f"{NO_LICENSE_NAME}); publishing would redistribute it. Pass "
+                        "--allow-unlicensed only if you hold the right to share it")
+    return problems
+
+
+def _config_entry_problems(folder: Path, root: Path, index: int, config: Any) -> list[str]:
+    """Problems of ``configs[index]``: its name, its ``data_files`` list and each file's path
+    (``root``: the resolved folder, which every path must stay inside)."""
+    problems = []
+    name = config.get("config_name") if isinstance(config, dict) else None
+    if not _is_nonempty_text(name):
+        problems.append(f"{CARD_FILE}: configs[{index}] has no 'config_name'")
+    data_files = config.get("data_files") if isinstance(config, dict) else None
+    if not isinstance(data_files, list) or not data_files:
+        return [*problems, f"{CARD_FILE}: config {name!r} has no 'data_files' list"]
+    for entry in data_files:
+        problem = _data_file_problem(folder, root, name, entry)
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+def _data_file_problem(folder: Path, root: Path, name: Any, entry: Any) -> str | None:
+    """Why one ``data_files`` entry of config ``name`` does not name a file in the folder."""
+    path = entry.get("path") if isinstance(entry, dict) else None
+    split = entry.get("split") if isinstance(entry, dict) else None
+    if not _is_nonempty_text(path):
+        return f"{CARD_FILE}: config {name!r} split {split!r} has no 'path'"
+    target = (folder / path).resolve()
+    if not target.is_relative_to(root):
+        return (f"{CARD_FILE}: config {name!r} split {split!r} path {path!r} "
+                "points outside the folder")
+    if not target.is_file():
+        return (f"{CARD_FILE}: config {name!r} split {split!r} path {path!r} "
+                "does not exist in the folder")
+    return None
 
 
 def check_dataset(folder: Path, *, allow_unlicensed: bool = False) -> list[str]:
@@ -272,22 +296,29 @@ def space_import_problems(folder: Path, uploaded: Sequence[str]) -> list[str]:
     siblings = {Path(path).stem for path in uploaded if "/" not in path and path.endswith(".py")}
     problems = []
     for path in uploaded:
-        if not path.endswith(".py") or path == f"{folder.name}.py":
+        if path.endswith(".py") and path != f"{folder.name}.py":
+            problems += _file_import_problems(folder, path, provided, siblings)
+    return problems
+
+
+def _file_import_problems(folder: Path, path: str, provided: set[str],
+                          siblings: set[str]) -> list[str]:
+    """Module-level imports of ``folder/path`` that neither the standard library, the SDK,
+    a sibling file (``siblings``: module names) nor a requirement (``provided``) provides."""
+    try:
+        imports = module_level_imports((folder / path).read_text(encoding="utf-8"), path)
+    except (SyntaxError, UnicodeDecodeError) as error:
+        return [f"{path}: cannot be parsed as Python ({error})"]
+    problems = []
+    for line, module in imports:
+        if (module in sys.stdlib_module_names or module in SPACE_SDK_MODULES
+                or module in siblings or module == "__future__"):
             continue
-        try:
-            imports = module_level_imports((folder / path).read_text(encoding="utf-8"), path)
-        except (SyntaxError, UnicodeDecodeError) as error:
-            problems.append(f"{path}: cannot be parsed as Python ({error})")
-            continue
-        for line, module in imports:
-            if (module in sys.stdlib_module_names or module in SPACE_SDK_MODULES
-                    or module in siblings or module == "__future__"):
-                continue
-            distribution = IMPORT_TO_DISTRIBUTION.get(module, module)
-            if _distribution_key(distribution) not in provided:
-                problems.append(f"{path} line {line}: imports {module!r}, which neither "
-                                "requirements.txt, the gradio SDK, the standard library nor a "
-                                "sibling file provides; add its PyPI package to requirements.txt")
+        distribution = IMPORT_TO_DISTRIBUTION.get(module, module)
+        if _distribution_key(distribution) not in provided:
+            problems.append(f"{path} line {line}: imports {module!r}, which neither "
+                            "requirements.txt, the gradio SDK, the standard library nor a "
+                            "sibling file provides; add its PyPI package to requirements.txt")
     return problems
 
 

@@ -293,6 +293,21 @@ def _is_png(path: Path) -> bool:
         return False
 
 
+def _dataset_file_problem(folder: Path, path: Path, relative: str) -> str | None:
+    """What makes a regular file of a dataset folder unpublishable: anything under ``data/``
+    that is not a readable parquet file, a top-level ``*.png`` that is not a PNG image."""
+    if relative.startswith("data/"):
+        if not relative.endswith(".parquet"):
+            return (f"{relative}: not a parquet file; data/ may hold only "
+                    "data/<config>/<split>.parquet")
+        if not _is_parquet(path):
+            return (f"{relative}: not a readable parquet file (no PAR1 magic bytes at start "
+                    "and end); rebuild the folder")
+    if path.parent == folder and path.suffix == ".png" and not _is_png(path):
+        return f"{relative}: named *.png but not a PNG image (no PNG signature); remove it"
+    return None
+
+
 def _entry_problem(folder: Path, path: Path, is_file: bool, kind: str) -> str | None:
     """What makes one entry of a folder unpublishable (see :func:`file_problems`)."""
     relative = path.relative_to(folder).as_posix()
@@ -306,15 +321,8 @@ def _entry_problem(folder: Path, path: Path, is_file: bool, kind: str) -> str | 
         return None
     if not is_regular_file(path):
         return f"{relative}: not a regular file (a FIFO, device or socket); remove it"
-    if kind == DATASET and relative.startswith("data/"):
-        if not relative.endswith(".parquet"):
-            return (f"{relative}: not a parquet file; data/ may hold only "
-                    "data/<config>/<split>.parquet")
-        if not _is_parquet(path):
-            return (f"{relative}: not a readable parquet file (no PAR1 magic bytes at start "
-                    "and end); rebuild the folder")
-    if kind == DATASET and path.parent == folder and path.suffix == ".png" and not _is_png(path):
-        return f"{relative}: named *.png but not a PNG image (no PNG signature); remove it"
+    if kind == DATASET:
+        return _dataset_file_problem(folder, path, relative)
     return None
 
 

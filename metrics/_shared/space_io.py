@@ -5,6 +5,8 @@
 - :func:`card_header` / :func:`card_body` give the card's one-paragraph description (the
   ``description`` of its YAML front matter), a link to the full card, and the card itself;
 - :func:`table_columns` reads a pasted table (a ``gr.Dataframe`` of ``type="array"``),
+  :func:`table_values` parses its cells (:func:`number`, :func:`integer`, :func:`text`,
+  :func:`labels`),
   :func:`read_aligned` reads an uploaded predictions file and a references file (CSV or JSON
   Lines, as ``courtbench evaluate`` accepts them) and pairs them by sample id;
 - :func:`compute` runs a plain metric function and turns its ``ValueError`` into a
@@ -12,6 +14,9 @@
 - :func:`result_rows` flattens a result into ``[key, value]`` rows for a table;
 - :func:`status_box` and :func:`guarded`: every handler's outcome, including any error as one
   line, stays in a status box beside the result (previous results are kept on an error);
+- :func:`page_inputs` lays out what every page has on top (title, card description and
+  button, a paste tab with :func:`pasted_table`, an upload tab, a column of options), and
+  :func:`summary_outputs` the result table with its JSON; a page adds only its own parts;
 - :func:`launch`: serves the page with Gradio's run history off (the browser keeps no copy of
   what a visitor typed — an API key included); importing this module also turns it off.
 
@@ -22,6 +27,7 @@ imports only the standard library and gradio.
 
 import contextlib
 import csv
+import dataclasses
 import functools
 import importlib
 import importlib.machinery
@@ -201,6 +207,100 @@ def card_body():
     return _card_parts()[1].strip()
 
 
+# --------------------------------------------------------------------------- the page frame
+
+
+@dataclasses.dataclass
+class PageInputs:
+    """The inputs :func:`page_inputs` lays out (gradio components).
+
+    ``table_options`` sit under the pasted table and apply to it only; ``options`` sit beside
+    both tabs and apply to both; ``files`` are the uploads, in the order of their labels.
+    """
+
+    card_button: gr.Button
+    table: gr.Dataframe
+    table_options: list
+    table_button: gr.Button
+    files: list
+    files_button: gr.Button
+    options: list
+
+    @property
+    def table_inputs(self):
+        """Inputs of the table's handler: the table, its own options, the shared options."""
+        return [self.table, *self.table_options, *self.options]
+
+    @property
+    def files_inputs(self):
+        """Inputs of the files' handler: the uploads, then the shared options."""
+        return [*self.files, *self.options]
+
+    def on_table(self, function, outputs, status, api_name, done="Done."):
+        """The table's button runs ``function(*table_inputs)`` (see :func:`wire`)."""
+        wire(self.table_button, function, self.table_inputs, outputs, status, api_name, done)
+
+    def on_files(self, function, outputs, status, api_name, done="Done."):
+        """The files' button runs ``function(*files_inputs)`` (see :func:`wire`)."""
+        wire(self.files_button, function, self.files_inputs, outputs, status, api_name, done)
+
+
+def pasted_table(example, columns, datatype, label, *, wrap=False):
+    """The editable table of a page's paste tab: one case per row, the ``columns`` fixed,
+    ``example`` (the card's example) as the first value, cells given to handlers as lists."""
+    return gr.Dataframe(value=example, headers=columns, datatype=datatype, type="array",
+                        column_count=(len(columns), "fixed"), interactive=True, wrap=wrap,
+                        label=label)
+
+
+def page_inputs(title, *, table, files_help, file_labels, options, table_options=None,
+                note=None, paste_tab="Paste values", action="Compute from", options_scale=1):
+    """The top of a metric page, called inside its ``gr.Blocks``.
+
+    Lays out, in this order: the title with the card's description (:func:`card_header`),
+    the button that unfolds the card (:func:`card_button`), ``note`` (Markdown, optional),
+    then a row of a "paste" tab (``paste_tab``: the table ``table()`` builds, the components
+    ``table_options()`` builds in a row under it, a "<action> the table" button), an "Upload
+    files" tab (``files_help`` Markdown, one upload per label of ``file_labels``, a
+    "<action> the files" button) and, at ``options_scale`` (the tabs have 3), a column of
+    the components ``options()`` builds. The builders are called where their components go.
+
+    Returns:
+        :class:`PageInputs`; pass its ``card_button`` to :func:`card_accordion`.
+    """
+    gr.Markdown(card_header(title))
+    open_card = card_button()
+    if note:
+        gr.Markdown(note)
+    with gr.Row():
+        with gr.Column(scale=3):
+            with gr.Tab(paste_tab):
+                pasted = table()
+                below_table = []
+                if table_options is not None:
+                    with gr.Row():
+                        below_table = list(table_options())
+                table_button = gr.Button(f"{action} the table", variant="primary")
+            with gr.Tab("Upload files"):
+                gr.Markdown(files_help)
+                uploads = [upload_file(label) for label in file_labels]
+                files_button = gr.Button(f"{action} the files", variant="primary")
+        with gr.Column(scale=options_scale):
+            shared = list(options())
+    return PageInputs(open_card, pasted, below_table, table_button, uploads, files_button,
+                      shared)
+
+
+def summary_outputs(rows, result):
+    """A row of the result as ``[key, value]`` rows (``rows``, from :func:`result_rows`) and
+    the full result as JSON (``result``, unfolded): ``(table, json)`` components."""
+    with gr.Row():
+        table = gr.Dataframe(value=rows, headers=["key", "value"], type="array",
+                             interactive=False, label="Result (rounded; the JSON is exact)")
+        full = gr.JSON(value=result, label="Full result (JSON)", open=True)
+    return table, full
+
+
 # --------------------------------------------------------------------------- pasted tables
 
 
@@ -225,6 +325,21 @@ def table_columns(rows, names):
     return {name: [row[i] for row in kept] for i, name in enumerate(names)}
 
 
+def table_values(rows, parsers):
+    """The columns of a pasted table, every cell parsed: ``{name: [value, ...]}``.
+
+    ``parsers`` is ``{column name: parse}`` in the table's column order; ``parse(cell,
+    where)`` (e.g. :func:`number`, :func:`text`) gets ``where`` = ``table row <i>, column
+    '<name>'`` (1-based). Blank rows are skipped as by :func:`table_columns`; cells are parsed
+    column by column, so the first ``gr.Error`` names the first bad cell of the first column
+    that has one.
+    """
+    columns = table_columns(rows, list(parsers))
+    return {name: [parse(value, f"table row {index + 1}, column {name!r}")
+                   for index, value in enumerate(columns[name])]
+            for name, parse in parsers.items()}
+
+
 def number(value, where):
     """A table or file cell as a float (numbers and numeric text; NaN and ±inf are passed on
     for the metric to reject). Raises ``gr.Error`` naming ``where`` for anything else."""
@@ -238,6 +353,15 @@ def number(value, where):
         except ValueError:
             pass
     raise page_error(f"{where} = {value!r}: expected a number")
+
+
+def integer(value, where):
+    """A table cell or option as an int (a whole :func:`number`); ``gr.Error`` naming
+    ``where`` for anything else."""
+    number_ = number(value, where)
+    if not number_.is_integer():
+        raise page_error(f"{where} = {value!r}: expected an integer")
+    return int(number_)
 
 
 def text(value, where):
@@ -373,16 +497,39 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
     required = [column for column, needed in reference_columns.items() if needed]
     reference_records = read_records(references_file, reference_what, [id_column, *required])
     prediction_records = read_records(predictions_file, what, [id_column, *prediction_columns])
+    order = _records_by_id(reference_records, id_column)
+    found, unknown, duplicate = _predictions_by_id(prediction_records, order, id_column)
+    missing = [repr(key) for key in order if key not in found]
+    if unknown or duplicate or missing:
+        raise page_error(f"{what} does not match the {reference_what} by {id_column!r}: "
+                         + _mismatch_parts(unknown, duplicate, missing, len(order),
+                                           reference_what))
+    ids = list(order)
+    predictions = {column: [(f"{found[key][0]}, column {column!r}", found[key][1][column])
+                            for key in ids] for column in prediction_columns}
+    references = {column: [(f"{order[key][0]}, column {column!r}", order[key][1].get(column))
+                           for key in ids] for column in reference_columns}
+    return ids, predictions, references
+
+
+def _records_by_id(records, id_column):
+    """``{id text: (where, record)}`` of the references file in its order; ``gr.Error`` for an
+    id given twice."""
     order = {}
-    for where, record in reference_records:
+    for where, record in records:
         key = str(record[id_column])
         if key in order:
             raise page_error(f"{where}, column {id_column!r}: sample id {key!r} appears twice")
         order[key] = (where, record)
-    found = {}
-    unknown = []
-    duplicate = []
-    for where, record in prediction_records:
+    return order
+
+
+def _predictions_by_id(records, order, id_column):
+    """``(found, unknown, duplicate)``: ``{id text: (where, record)}`` of the predictions
+    whose id is in ``order`` (the first of each), and the ``'id' (where)`` texts of ids not in
+    ``order`` and of repeated ones."""
+    found, unknown, duplicate = {}, [], []
+    for where, record in records:
         key = str(record[id_column])
         if key not in order:
             unknown.append(f"{key!r} ({where})")
@@ -390,25 +537,20 @@ def read_aligned(predictions_file, references_file, id_column, prediction_column
             duplicate.append(f"{key!r} ({where})")
         else:
             found[key] = (where, record)
-    missing = [repr(key) for key in order if key not in found]
-    if unknown or duplicate or missing:
-        parts = []
-        if unknown:
-            parts.append(f"{len(unknown)} id(s) not in the {reference_what}: {_listing(unknown)}")
-        if duplicate:
-            parts.append(f"{len(duplicate)} duplicate id(s): {_listing(duplicate)}")
-        if missing:
-            parts.append(f"{len(missing)} of {len(order)} id(s) of the {reference_what} without "
-                         "a prediction: "
-                         f"{_listing(missing)}")
-        raise page_error(f"{what} does not match the {reference_what} by {id_column!r}: "
-                       + "; ".join(parts))
-    ids = list(order)
-    predictions = {column: [(f"{found[key][0]}, column {column!r}", found[key][1][column])
-                            for key in ids] for column in prediction_columns}
-    references = {column: [(f"{order[key][0]}, column {column!r}", order[key][1].get(column))
-                           for key in ids] for column in reference_columns}
-    return ids, predictions, references
+    return found, unknown, duplicate
+
+
+def _mismatch_parts(unknown, duplicate, missing, n_references, reference_what):
+    """The id mismatches as one text: unknown, duplicate, then missing ids (each listed)."""
+    parts = []
+    if unknown:
+        parts.append(f"{len(unknown)} id(s) not in the {reference_what}: {_listing(unknown)}")
+    if duplicate:
+        parts.append(f"{len(duplicate)} duplicate id(s): {_listing(duplicate)}")
+    if missing:
+        parts.append(f"{len(missing)} of {n_references} id(s) of the {reference_what} without "
+                     f"a prediction: {_listing(missing)}")
+    return "; ".join(parts)
 
 
 # --------------------------------------------------------------------------- results

@@ -12,28 +12,11 @@ import gradio as gr
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
-from space_io import (
-    card_accordion,
-    card_button,
-    card_header,
-    compute,
-    launch,
-    load_metric,
-    located,
-    number,
-    page_error,
-    places,
-    read_aligned,
-    result_rows,
-    status_box,
-    table_columns,
-    upload_file,
-    wire,
-)
+import space_io
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
 
-metric = load_metric("bootstrap_mae")
+metric = space_io.load_metric("bootstrap_mae")
 
 COLUMNS = ["system 1", "system 2", "reference"]
 CONFIGS = ["paired (default)", "single"]
@@ -46,23 +29,16 @@ EXAMPLE = [[0, 3200, 0], [900, 3200, 1000], [5200, 3200, 5000], [48000, 3200, 50
            [0, 3200, 0], [12000, 3200, 10000]]
 
 
-def _integer(value, name):
-    number_ = number(value, name)
-    if not number_.is_integer():
-        raise page_error(f"{name} = {value!r}: expected an integer")
-    return int(number_)
-
-
 def _resamples(value, n):
     """n_resamples within the page's caps; ``gr.Error`` saying the cap otherwise."""
-    resamples = _integer(value, "n_resamples")
+    resamples = space_io.integer(value, "n_resamples")
     if resamples > MAX_RESAMPLES:
-        raise page_error(f"n_resamples = {resamples:,}: this page allows at most "
-                         f"{MAX_RESAMPLES:,} (run the module locally for more)")
+        raise space_io.page_error(f"n_resamples = {resamples:,}: this page allows at most "
+                                  f"{MAX_RESAMPLES:,} (run the module locally for more)")
     if resamples * max(n, 1) > MAX_DRAWS:
-        raise page_error(f"n_resamples = {resamples:,} with {n:,} cases: this page draws at most "
-                         f"{MAX_DRAWS:,} values per run; use at most "
-                         f"{max(2, MAX_DRAWS // max(n, 1)):,} resamples")
+        raise space_io.page_error(f"n_resamples = {resamples:,} with {n:,} cases: this page "
+                                  f"draws at most {MAX_DRAWS:,} values per run; use at most "
+                                  f"{max(2, MAX_DRAWS // max(n, 1)):,} resamples")
     return resamples
 
 
@@ -96,98 +72,93 @@ def distribution_figure(result, values, single):
 
 def report(system1, system2, references, config, alpha, n_resamples, seed):
     """Outputs of the page: summary rows, the full JSON and the replicate histogram."""
-    options = {"alpha": number(alpha, "alpha"),
+    options = {"alpha": space_io.number(alpha, "alpha"),
                "n_resamples": _resamples(n_resamples, len(references)),
-               "seed": _integer(seed, "seed")}
+               "seed": space_io.integer(seed, "seed")}
     single = config == "single"
     if single:
-        result = compute(metric.bootstrap_mae_single, predictions=system1, references=references,
-                         **options)
+        result = space_io.compute(metric.bootstrap_mae_single, predictions=system1,
+                                  references=references, **options)
         values = [abs(p - r) for p, r in zip(system1, references, strict=True)]
     else:
-        result = compute(metric.bootstrap_mae, predictions1=system1, predictions2=system2,
-                         references=references, **options)
+        result = space_io.compute(metric.bootstrap_mae, predictions1=system1,
+                                  predictions2=system2, references=references, **options)
         values = [abs(p - r) - abs(q - r) for p, q, r in zip(system1, system2, references, strict=True)]
     figure = distribution_figure(result, values, single)
     plt.close("all")
-    return result_rows(result), result, figure
+    return space_io.result_rows(result), result, figure
 
 
 def _column(columns, name, config):
     if config == "single" and name == "system 2":
         return []
-    return [number(v, f"table row {i + 1}, column {name!r}") for i, v in enumerate(columns[name])]
+    return [space_io.number(v, f"table row {i + 1}, column {name!r}")
+            for i, v in enumerate(columns[name])]
 
 
 def from_table(table, config, alpha, n_resamples, seed):
     """Compare from a pasted table (system 1, system 2, reference) → rows, JSON, histogram."""
-    columns = table_columns(table, COLUMNS)
+    columns = space_io.table_columns(table, COLUMNS)
     return report(_column(columns, "system 1", config), _column(columns, "system 2", config),
                   _column(columns, "reference", config), config, alpha, n_resamples, seed)
 
 
 def from_files(system1_file, system2_file, references_file, config, alpha, n_resamples, seed):
     """Compare uploaded predictions files against a references file (paired by ``case_id``)."""
-    _, first, referenced = read_aligned(system1_file, references_file, "case_id", ["prediction"],
-                                        {"reference": True}, what="system 1 predictions file")
-    references = [number(value, where) for where, value in referenced["reference"]]
-    system1 = [number(value, where) for where, value in first["prediction"]]
+    _, first, referenced = space_io.read_aligned(system1_file, references_file, "case_id",
+                                                 ["prediction"], {"reference": True},
+                                                 what="system 1 predictions file")
+    references = [space_io.number(value, where) for where, value in referenced["reference"]]
+    system1 = [space_io.number(value, where) for where, value in first["prediction"]]
     system2 = []
     if config != "single":
-        _, second, _ = read_aligned(system2_file, references_file, "case_id", ["prediction"],
-                                    {"reference": True}, what="system 2 predictions file")
-        system2 = [number(value, where) for where, value in second["prediction"]]
-    where = {"predictions": places(first["prediction"]),
-             "predictions1": places(first["prediction"]),
-             "predictions2": places(second["prediction"]) if config != "single" else [],
-             "references": places(referenced["reference"])}
-    with located(where):
+        _, second, _ = space_io.read_aligned(system2_file, references_file, "case_id",
+                                             ["prediction"], {"reference": True},
+                                             what="system 2 predictions file")
+        system2 = [space_io.number(value, where) for where, value in second["prediction"]]
+    where = {"predictions": space_io.places(first["prediction"]),
+             "predictions1": space_io.places(first["prediction"]),
+             "predictions2": space_io.places(second["prediction"]) if config != "single" else [],
+             "references": space_io.places(referenced["reference"])}
+    with space_io.located(where):
         return report(system1, system2, references, config, alpha, n_resamples, seed)
 
 
+def options_column():
+    """The options of both tabs: config, alpha, n_resamples and seed."""
+    return [gr.Radio(CONFIGS, value=CONFIGS[0], label="Config"),
+            gr.Number(value=0.05, label="alpha (two-sided; the interval covers 1 − alpha)"),
+            gr.Number(value=1000, precision=0, label=f"n_resamples (2 to {MAX_RESAMPLES:,})"),
+            gr.Number(value=12345, precision=0, label="seed of numpy.random.default_rng")]
+
+
 with gr.Blocks(title="bootstrap_mae") as demo:
-    gr.Markdown(card_header("bootstrap_mae"))
-    open_card = card_button()
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Tab("Paste values"):
-                table = gr.Dataframe(
-                    value=EXAMPLE, headers=COLUMNS, datatype=["number"] * 3, type="array",
-                    column_count=(3, "fixed"), interactive=True,
-                    label="One case per row: both systems' predictions and the awarded amount "
-                          "(EUR); config single uses system 1 only")
-                table_button = gr.Button("Compute from the table", variant="primary")
-            with gr.Tab("Upload files"):
-                gr.Markdown("Predictions files as `courtbench evaluate` reads them: CSV or JSON "
-                            "Lines with `case_id` and `prediction`. References file: `case_id` "
-                            "and `reference`. Cases are paired by `case_id`.")
-                system1_file = upload_file("System 1 predictions file")
-                system2_file = upload_file("System 2 predictions file (paired config)")
-                references_file = upload_file("References file")
-                files_button = gr.Button("Compute from the files", variant="primary")
-        with gr.Column(scale=1):
-            config = gr.Radio(CONFIGS, value=CONFIGS[0], label="Config")
-            alpha = gr.Number(value=0.05, label="alpha (two-sided; the interval covers 1 − alpha)")
-            n_resamples = gr.Number(value=1000, precision=0, label=f"n_resamples (2 to {MAX_RESAMPLES:,})")
-            seed = gr.Number(value=12345, precision=0, label="seed of numpy.random.default_rng")
-    options = [config, alpha, n_resamples, seed]
+    page = space_io.page_inputs(
+        "bootstrap_mae",
+        table=lambda: space_io.pasted_table(
+            EXAMPLE, COLUMNS, ["number"] * 3,
+            "One case per row: both systems' predictions and the awarded amount (EUR); "
+            "config single uses system 1 only"),
+        files_help="Predictions files as `courtbench evaluate` reads them: CSV or JSON Lines "
+                   "with `case_id` and `prediction`. References file: `case_id` and "
+                   "`reference`. Cases are paired by `case_id`.",
+        file_labels=["System 1 predictions file", "System 2 predictions file (paired config)",
+                     "References file"],
+        options=options_column)
     gr.Examples(examples=[[EXAMPLE, CONFIGS[0], 0.05, 1000, 12345],
                           [EXAMPLE, "single", 0.05, 1000, 1],
                           [[[1, 1, 2], [2, 2, 2], [3, 3, 2]], CONFIGS[0], 0.05, 1000, 12345]],
-                inputs=[table, *options],
+                inputs=page.table_inputs,
                 example_labels=["card example (paired)", "card example (single, seed 1)",
                                 "identical systems"])
     initial = from_table(EXAMPLE, CONFIGS[0], 0.05, 1000, 12345)
-    status = status_box()
-    with gr.Row():
-        rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
-                            interactive=False, label="Result (rounded; the JSON is exact)")
-        full = gr.JSON(value=initial[1], label="Full result (JSON)", open=True)
+    status = space_io.status_box()
+    rows, full = space_io.summary_outputs(initial[0], initial[1])
     distribution = gr.Plot(value=initial[2], label="Bootstrap distribution with the interval")
-    card_accordion("Comparison card", button=open_card)
     outputs = [rows, full, distribution]
-    wire(table_button, from_table, [table, *options], outputs, status, api_name="from_table")
-    wire(files_button, from_files, [system1_file, system2_file, references_file, *options], outputs, status, api_name="from_files")
+    space_io.card_accordion("Comparison card", button=page.card_button)
+    page.on_table(from_table, outputs, status, api_name="from_table")
+    page.on_files(from_files, outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    launch(demo)
+    space_io.launch(demo)

@@ -23,26 +23,9 @@ secrets), never by the visitor:
 import os
 
 import gradio as gr
-from space_io import (
-    card_accordion,
-    card_button,
-    card_header,
-    compute,
-    launch,
-    load_metric,
-    located,
-    number,
-    page_error,
-    read_aligned,
-    result_rows,
-    status_box,
-    table_columns,
-    text,
-    upload_file,
-    wire,
-)
+import space_io
 
-judge = load_metric("headnote_judge")
+judge = space_io.load_metric("headnote_judge")
 
 COLUMNS = ["generated headnote", "gold headnote"]
 LANGUAGES = ["de", "fr", "it"]
@@ -91,12 +74,10 @@ def max_samples():
 def _integer(value, name, *, allow_none=False, low=None, high=None):
     if allow_none and value is None:
         return None
-    number_ = number(value, name)
-    if not number_.is_integer():
-        raise page_error(f"{name} = {value!r}: expected an integer")
-    if (low is not None and number_ < low) or (high is not None and number_ > high):
-        raise page_error(f"{name} = {value!r}: this page allows {low} to {high}")
-    return int(number_)
+    whole = space_io.integer(value, name)
+    if (low is not None and whole < low) or (high is not None and whole > high):
+        raise space_io.page_error(f"{name} = {value!r}: this page allows {low} to {high}")
+    return whole
 
 
 def _endpoint(base_url, model, api_key):
@@ -104,11 +85,11 @@ def _endpoint(base_url, model, api_key):
     allowed = allowed_endpoints()
     url = (base_url or "").strip().rstrip("/")
     if url not in allowed:
-        raise page_error(f"base URL {url[:200]!r} is not allowed on this page; allowed: "
+        raise space_io.page_error(f"base URL {url[:200]!r} is not allowed on this page; allowed: "
                          f"{', '.join(allowed)} (the Space's owner sets JUDGE_ENDPOINTS)")
     models = allowed_models()
     if models is not None and model not in models:
-        raise page_error(f"model {str(model)[:200]!r} is not allowed with the owner's key; "
+        raise space_io.page_error(f"model {str(model)[:200]!r} is not allowed with the owner's key; "
                          f"allowed: {', '.join(models)}")
     key = owner_key() or (api_key or None)
     return url, model, key
@@ -116,10 +97,10 @@ def _endpoint(base_url, model, api_key):
 
 def _options(max_tokens, seed, concurrency, max_retries, timeout):
     """Request options within the page's caps; ``gr.Error`` naming the option otherwise."""
-    seconds = number(timeout, "timeout")
+    seconds = space_io.number(timeout, "timeout")
     if not 0 < seconds <= MAX_TIMEOUT_S:
-        raise page_error(f"timeout = {timeout!r}: this page allows more than 0 and at most "
-                         f"{MAX_TIMEOUT_S:g} seconds")
+        raise space_io.page_error(f"timeout = {timeout!r}: this page allows more than 0 and at "
+                                  f"most {MAX_TIMEOUT_S:g} seconds")
     return {"max_tokens": _integer(max_tokens, "max_tokens", low=1, high=MAX_TOKENS),
             "seed": _integer(seed, "seed", allow_none=True),
             "concurrency": _integer(concurrency, "concurrency", low=1, high=MAX_CONCURRENCY),
@@ -144,15 +125,17 @@ def report(predictions, references, headnote_languages, decision_languages, base
            api_key, max_tokens, seed, concurrency, max_retries, timeout, failed_as_zero):
     """Outputs: summary rows, per-sample rows and the full JSON (the key is never in them)."""
     if len(predictions) > max_samples():
-        raise page_error(f"{len(predictions)} headnote pairs: this page judges at most "
-                         f"{max_samples()} per run (run `courtbench judge` for more)")
+        raise space_io.page_error(f"{len(predictions)} headnote pairs: this page judges at "
+                                  f"most {max_samples()} per run (run `courtbench judge` for "
+                                  "more)")
     url, model, key = _endpoint(base_url, model, api_key)
-    result = compute(judge.headnote_judge, predictions=predictions, references=references,
-                     headnote_languages=headnote_languages,
-                     decision_languages=decision_languages, base_url=url, model=model,
-                     api_key=key, failed_as_zero=bool(failed_as_zero), progress=False,
-                     **_options(max_tokens, seed, concurrency, max_retries, timeout))
-    summary = result_rows(result, skip=("samples", "by_language_pair", "reproducibility"))
+    result = space_io.compute(judge.headnote_judge, predictions=predictions,
+                              references=references, headnote_languages=headnote_languages,
+                              decision_languages=decision_languages, base_url=url, model=model,
+                              api_key=key, failed_as_zero=bool(failed_as_zero), progress=False,
+                              **_options(max_tokens, seed, concurrency, max_retries, timeout))
+    summary = space_io.result_rows(result,
+                                   skip=("samples", "by_language_pair", "reproducibility"))
     summary.append(["reproducibility.signature", result["reproducibility"]["signature"]])
     samples = [_sample_row(i, s) for i, s in enumerate(result["samples"])]
     return summary, samples, result
@@ -161,11 +144,8 @@ def report(predictions, references, headnote_languages, decision_languages, base
 def from_table(table, headnote_language, decision_language, base_url, model, api_key,
                max_tokens, seed, concurrency, max_retries, timeout, failed_as_zero):
     """Judge pasted pairs (generated, gold) → summary, samples, JSON."""
-    columns = table_columns(table, COLUMNS)
-    predictions = [text(v, f"table row {i + 1}, column 'generated headnote'")
-                   for i, v in enumerate(columns["generated headnote"])]
-    references = [text(v, f"table row {i + 1}, column 'gold headnote'")
-                  for i, v in enumerate(columns["gold headnote"])]
+    predictions, references = space_io.table_values(
+        table, dict.fromkeys(COLUMNS, space_io.text)).values()
     n = len(predictions)
     return report(predictions, references, [headnote_language] * n, [decision_language] * n,
                   base_url, model, api_key, max_tokens, seed, concurrency, max_retries, timeout,
@@ -175,77 +155,72 @@ def from_table(table, headnote_language, decision_language, base_url, model, api
 def from_files(predictions_file, references_file, base_url, model, api_key, max_tokens, seed,
                concurrency, max_retries, timeout, failed_as_zero):
     """Judge an uploaded predictions file against a references file (paired by ``sample_id``)."""
-    _, predicted, referenced = read_aligned(
+    _, predicted, referenced = space_io.read_aligned(
         predictions_file, references_file, "sample_id", ["prediction"],
         {"reference": True, "headnote_language": True, "decision_language": True})
     where = {"predictions": [w for w, _ in predicted["prediction"]],
              **{f"{c}s" if c != "reference" else "references": [w for w, _ in referenced[c]]
                 for c in ("reference", "headnote_language", "decision_language")}}
-    with located(where):
-        return report([text(value, where) for where, value in predicted["prediction"]],
-                      [text(value, where) for where, value in referenced["reference"]],
-                      [text(value, where) for where, value in referenced["headnote_language"]],
-                      [text(value, where) for where, value in referenced["decision_language"]],
-                      base_url, model, api_key, max_tokens, seed, concurrency, max_retries,
+    with space_io.located(where):
+        texts = [[space_io.text(value, where) for where, value in pairs]
+                 for pairs in (predicted["prediction"], referenced["reference"],
+                               referenced["headnote_language"], referenced["decision_language"])]
+        return report(*texts, base_url, model, api_key, max_tokens, seed, concurrency, max_retries,
                       timeout, failed_as_zero)
 
 
+def languages_of_the_table():
+    """The languages of every pasted pair: the headnote's and the decision's."""
+    return [gr.Dropdown(LANGUAGES, value="de", label="Headnote language (all rows)"),
+            gr.Dropdown(LANGUAGES, value="fr", label="Decision language (all rows)")]
+
+
+def judge_options():
+    """The judge of both tabs: endpoint, model and key as the owner allows them, and the
+    request options (their ranges are in the labels and checked by the handler, so that a
+    value out of range is explained in the status box, not a toast from the component)."""
+    endpoints = allowed_endpoints()
+    base_url = gr.Dropdown(endpoints, value=endpoints[0],
+                           label="Endpoint (OpenAI-compatible; set by the Space's owner)")
+    models = allowed_models()
+    model = (gr.Dropdown(models, value=models[0], label="Judge model") if models
+             else gr.Textbox(label="Judge model", value=DEFAULT_MODEL))
+    api_key = gr.Textbox(label="API key (sent to the endpoint only, never stored)",
+                         type="password", visible=owner_key() is None)
+    if owner_key() is not None:
+        gr.Markdown("The Space's owner provides the key: no key needed.")
+    with gr.Accordion("Request options", open=False):
+        request_options = [
+            gr.Number(value=2048, precision=0, label=f"max_tokens (1-{MAX_TOKENS})"),
+            gr.Number(value=0, precision=0, label="seed (empty: not sent)"),
+            gr.Number(value=4, precision=0, label=f"concurrency (1-{MAX_CONCURRENCY})"),
+            gr.Number(value=2, precision=0, label=f"max_retries (0-{MAX_RETRIES})"),
+            gr.Number(value=120,
+                      label=f"timeout (seconds per attempt, at most {MAX_TIMEOUT_S:g})"),
+            gr.Checkbox(value=False, label="failed_as_zero (count failed samples as 0)")]
+    return [base_url, model, api_key, *request_options]
+
+
 with gr.Blocks(title="headnote_judge") as demo:
-    gr.Markdown(card_header("headnote_judge"))
-    open_card = card_button()
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Tab("Paste headnotes"):
-                table = gr.Dataframe(
-                    value=EXAMPLE, headers=COLUMNS, datatype=["str", "str"], type="array",
-                    column_count=(2, "fixed"), interactive=True, wrap=True,
-                    label="One pair per row: generated and gold headnote")
-                with gr.Row():
-                    headnote_language = gr.Dropdown(LANGUAGES, value="de",
-                                                    label="Headnote language (all rows)")
-                    decision_language = gr.Dropdown(LANGUAGES, value="fr",
-                                                     label="Decision language (all rows)")
-                table_button = gr.Button("Judge the table", variant="primary")
-            with gr.Tab("Upload files"):
-                gr.Markdown("Predictions file as `courtbench evaluate` reads it: CSV or JSON "
-                            "Lines with `sample_id` and `prediction`. References file: "
-                            "`sample_id`, `reference`, `headnote_language` and "
-                            "`decision_language`. Pairs are matched by `sample_id`.")
-                predictions_file = upload_file("Predictions file")
-                references_file = upload_file("References file")
-                files_button = gr.Button("Judge the files", variant="primary")
-        with gr.Column(scale=2):
-            endpoints = allowed_endpoints()
-            base_url = gr.Dropdown(endpoints, value=endpoints[0],
-                                   label="Endpoint (OpenAI-compatible; set by the Space's owner)")
-            models = allowed_models()
-            model = (gr.Dropdown(models, value=models[0], label="Judge model") if models
-                     else gr.Textbox(label="Judge model", value=DEFAULT_MODEL))
-            api_key = gr.Textbox(label="API key (sent to the endpoint only, never stored)",
-                                 type="password", visible=owner_key() is None)
-            if owner_key() is not None:
-                gr.Markdown("The Space's owner provides the key: no key needed.")
-            # ranges are in the labels and checked by the handler, so that a value out of
-            # range is explained in the status box (not a toast from the component)
-            with gr.Accordion("Request options", open=False):
-                max_tokens = gr.Number(value=2048, precision=0,
-                                       label=f"max_tokens (1-{MAX_TOKENS})")
-                seed = gr.Number(value=0, precision=0, label="seed (empty: not sent)")
-                concurrency = gr.Number(value=4, precision=0,
-                                        label=f"concurrency (1-{MAX_CONCURRENCY})")
-                max_retries = gr.Number(value=2, precision=0,
-                                        label=f"max_retries (0-{MAX_RETRIES})")
-                timeout = gr.Number(value=120,
-                                    label=f"timeout (seconds per attempt, at most "
-                                          f"{MAX_TIMEOUT_S:g})")
-                failed_as_zero = gr.Checkbox(value=False,
-                                             label="failed_as_zero (count failed samples as 0)")
-    judge_options = [base_url, model, api_key, max_tokens, seed, concurrency, max_retries,
-                     timeout, failed_as_zero]
+    page = space_io.page_inputs(
+        "headnote_judge",
+        paste_tab="Paste headnotes",
+        action="Judge",
+        table=lambda: space_io.pasted_table(EXAMPLE, COLUMNS, ["str", "str"],
+                                            "One pair per row: generated and gold headnote",
+                                            wrap=True),
+        table_options=languages_of_the_table,
+        files_help="Predictions file as `courtbench evaluate` reads it: CSV or JSON Lines with "
+                   "`sample_id` and `prediction`. References file: `sample_id`, `reference`, "
+                   "`headnote_language` and `decision_language`. Pairs are matched by "
+                   "`sample_id`.",
+        file_labels=["Predictions file", "References file"],
+        options=judge_options,
+        options_scale=2)
     gr.Examples(examples=[[EXAMPLE, "de", "fr"], [EXAMPLE_FR, "fr", "fr"]],
-                inputs=[table, headnote_language, decision_language],
+                inputs=[page.table, *page.table_options],
                 example_labels=["German headnote of a French decision", "French headnote"])
-    status = status_box("Ready: press a button to ask the judge.")
+    status = space_io.status_box("Ready: press a button to ask the judge.")
     with gr.Row():
         summary = gr.Dataframe(headers=["key", "value"], type="array", interactive=False,
                                label="Result (rounded; the JSON is exact): appears once the "
@@ -257,12 +232,10 @@ with gr.Blocks(title="headnote_judge") as demo:
                            label="Per sample (row = 1-based row of the table or references "
                                  "file): status, why a sample failed, score (0-100) and "
                                  "category ratings (1-3)")
-    card_accordion(button=open_card)
     outputs = [summary, samples, full]
-    wire(table_button, from_table, [table, headnote_language, decision_language, *judge_options],
-         outputs, status, api_name="from_table", done=_status)
-    wire(files_button, from_files, [predictions_file, references_file, *judge_options], outputs,
-         status, api_name="from_files", done=_status)
+    space_io.card_accordion(button=page.card_button)
+    page.on_table(from_table, outputs, status, api_name="from_table", done=_status)
+    page.on_files(from_files, outputs, status, api_name="from_files", done=_status)
 
 if __name__ == "__main__":
-    launch(demo)
+    space_io.launch(demo)

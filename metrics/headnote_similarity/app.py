@@ -10,26 +10,10 @@ BERTScore needs a large model and is not offered on the page.
 """
 
 import gradio as gr
+import space_io
 from sacrebleu.metrics import BLEU
-from space_io import (
-    card_accordion,
-    card_button,
-    card_header,
-    compute,
-    launch,
-    load_metric,
-    number,
-    page_error,
-    read_aligned,
-    result_rows,
-    status_box,
-    table_columns,
-    text,
-    upload_file,
-    wire,
-)
 
-metric = load_metric("headnote_similarity")
+metric = space_io.load_metric("headnote_similarity")
 
 COLUMNS = ["generated headnote", "gold headnote"]
 NO_SOURCE = "(not given: group by headnote language)"
@@ -45,26 +29,19 @@ NO_BERTSCORE = ("**On this page: ROUGE and BLEU only.** BERTScore (rescaled) nee
                 "`bertscore` extra (see the card) for BERTScore.")
 
 
-def _integer(value, name):
-    number_ = number(value, name)
-    if not number_.is_integer():
-        raise page_error(f"{name} = {value!r}: expected an integer")
-    return int(number_)
-
-
 def report(predictions, references, prediction_languages, source_languages, rouge_tokenizer,
            bleu_tokenize, bootstrap_resamples, seed):
     """Outputs: summary rows (score ± SE), per-group rows, per-pair rows, the full JSON."""
-    result = compute(metric.headnote_similarity, predictions=predictions, references=references,
-                     prediction_languages=prediction_languages,
-                     source_languages=source_languages, rouge_tokenizer=rouge_tokenizer,
-                     bleu_tokenize=bleu_tokenize,
-                     bootstrap_resamples=_integer(bootstrap_resamples, "bootstrap_resamples"),
-                     seed=_integer(seed, "seed"), return_per_item=True)
+    result = space_io.compute(
+        metric.headnote_similarity, predictions=predictions, references=references,
+        prediction_languages=prediction_languages, source_languages=source_languages,
+        rouge_tokenizer=rouge_tokenizer, bleu_tokenize=bleu_tokenize,
+        bootstrap_resamples=space_io.integer(bootstrap_resamples, "bootstrap_resamples"),
+        seed=space_io.integer(seed, "seed"), return_per_item=True)
     summary = [[name, round(result[name], 4), None if result[f"{name}_se"] is None
                 else round(result[f"{name}_se"], 4)] for name in SCORES]
-    summary += result_rows(result, skip=(*SCORES, *(f"{s}_se" for s in SCORES), "groups",
-                                         "per_item"))
+    summary += space_io.result_rows(result, skip=(*SCORES, *(f"{s}_se" for s in SCORES),
+                                                  "groups", "per_item"))
     summary = [row + [""] * (3 - len(row)) for row in summary]
     groups = [[key, group["n"], *(round(group[name], 4) for name in SCORES)]
               for key, group in result["groups"].items()]
@@ -82,11 +59,8 @@ def _source_languages(choice, n):
 def from_table(table, headnote_language, decision_language, rouge_tokenizer, bleu_tokenize,
                bootstrap_resamples, seed):
     """Score a pasted table (generated, gold) → summary, groups, per pair, JSON."""
-    columns = table_columns(table, COLUMNS)
-    predictions = [text(v, f"table row {i + 1}, column 'generated headnote'")
-                   for i, v in enumerate(columns["generated headnote"])]
-    references = [text(v, f"table row {i + 1}, column 'gold headnote'")
-                  for i, v in enumerate(columns["gold headnote"])]
+    predictions, references = space_io.table_values(
+        table, dict.fromkeys(COLUMNS, space_io.text)).values()
     n = len(predictions)
     return report(predictions, references, [headnote_language] * n,
                   _source_languages(decision_language, n), rouge_tokenizer, bleu_tokenize,
@@ -96,65 +70,62 @@ def from_table(table, headnote_language, decision_language, rouge_tokenizer, ble
 def from_files(predictions_file, references_file, rouge_tokenizer, bleu_tokenize,
                bootstrap_resamples, seed):
     """Score an uploaded predictions file against a references file (paired by ``sample_id``)."""
-    _, predicted, referenced = read_aligned(
+    _, predicted, referenced = space_io.read_aligned(
         predictions_file, references_file, "sample_id", ["prediction"],
         {"reference": True, "headnote_language": True, "decision_language": False})
-    predictions = [text(value, where) for where, value in predicted["prediction"]]
-    references = [text(value, where) for where, value in referenced["reference"]]
-    languages = [text(value, where) for where, value in referenced["headnote_language"]]
+    predictions = [space_io.text(value, where) for where, value in predicted["prediction"]]
+    references = [space_io.text(value, where) for where, value in referenced["reference"]]
+    languages = [space_io.text(value, where) for where, value in referenced["headnote_language"]]
     sources = [value for _, value in referenced["decision_language"]]
     sources = None if all(value in (None, "") for value in sources) else sources
     return report(predictions, references, languages, sources, rouge_tokenizer, bleu_tokenize,
                   bootstrap_resamples, seed)
 
 
+def languages_of_the_table():
+    """The languages of every pasted pair: the headnote's and (optional) the decision's."""
+    return [gr.Dropdown(list(metric.LANGUAGES), value="de",
+                        label="Headnote language (all rows)"),
+            gr.Dropdown([NO_SOURCE, *metric.LANGUAGES], value=NO_SOURCE,
+                        label="Decision language (all rows)")]
+
+
+def options_column():
+    """The options of both tabs: tokenizers, bootstrap resamples and seed."""
+    return [gr.Dropdown(list(metric.ROUGE_TOKENIZERS), value="unicode", label="ROUGE tokenizer"),
+            gr.Dropdown(BLEU_TOKENIZERS, value="13a",
+                        label="BLEU tokenizer (sacrebleu; intl suits de/fr/it)"),
+            gr.Number(value=1000, precision=0, label="bootstrap_resamples (standard errors)"),
+            gr.Number(value=0, precision=0, label="seed")]
+
+
 with gr.Blocks(title="headnote_similarity") as demo:
-    gr.Markdown(card_header("headnote_similarity"))
-    open_card = card_button()
-    gr.Markdown(NO_BERTSCORE)
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Tab("Paste headnotes"):
-                table = gr.Dataframe(
-                    value=EXAMPLE, headers=COLUMNS, datatype=["str", "str"], type="array",
-                    column_count=(2, "fixed"), interactive=True, wrap=True,
-                    label="One pair per row: generated and gold headnote")
-                with gr.Row():
-                    headnote_language = gr.Dropdown(list(metric.LANGUAGES), value="de",
-                                                    label="Headnote language (all rows)")
-                    decision_language = gr.Dropdown([NO_SOURCE, *metric.LANGUAGES],
-                                                     value=NO_SOURCE,
-                                                     label="Decision language (all rows)")
-                table_button = gr.Button("Compute from the table", variant="primary")
-            with gr.Tab("Upload files"):
-                gr.Markdown("Predictions file as `courtbench evaluate` reads it: CSV or JSON "
-                            "Lines with `sample_id` and `prediction`. References file: "
-                            "`sample_id`, `reference`, `headnote_language` (de/fr/it) and "
-                            "optional `decision_language` (then groups are language pairs). "
-                            "Pairs are matched by `sample_id`.")
-                predictions_file = upload_file("Predictions file")
-                references_file = upload_file("References file")
-                files_button = gr.Button("Compute from the files", variant="primary")
-        with gr.Column(scale=1):
-            rouge_tokenizer = gr.Dropdown(list(metric.ROUGE_TOKENIZERS), value="unicode",
-                                          label="ROUGE tokenizer")
-            bleu_tokenize = gr.Dropdown(BLEU_TOKENIZERS, value="13a",
-                                        label="BLEU tokenizer (sacrebleu; intl suits de/fr/it)")
-            bootstrap_resamples = gr.Number(value=1000, precision=0,
-                                            label="bootstrap_resamples (standard errors)")
-            seed = gr.Number(value=0, precision=0, label="seed")
-    options = [rouge_tokenizer, bleu_tokenize, bootstrap_resamples, seed]
+    page = space_io.page_inputs(
+        "headnote_similarity",
+        note=NO_BERTSCORE,
+        paste_tab="Paste headnotes",
+        table=lambda: space_io.pasted_table(EXAMPLE, COLUMNS, ["str", "str"],
+                                            "One pair per row: generated and gold headnote",
+                                            wrap=True),
+        table_options=languages_of_the_table,
+        files_help="Predictions file as `courtbench evaluate` reads it: CSV or JSON Lines with "
+                   "`sample_id` and `prediction`. References file: `sample_id`, `reference`, "
+                   "`headnote_language` (de/fr/it) and optional `decision_language` (then "
+                   "groups are language pairs). Pairs are matched by `sample_id`.",
+        file_labels=["Predictions file", "References file"],
+        options=options_column)
     gr.Examples(examples=[[EXAMPLE, "de", NO_SOURCE, "unicode", "13a", 1000, 0],
                           [EXAMPLE, "de", "de", "unicode", "intl", 1000, 0]],
-                inputs=[table, headnote_language, decision_language, *options],
+                inputs=page.table_inputs,
                 example_labels=["card example", "card example, grouped by pair, BLEU intl"])
     initial = from_table(EXAMPLE, "de", NO_SOURCE, "unicode", "13a", 1000, 0)
-    status = status_box()
+    status = space_io.status_box()
     with gr.Column():
         summary = gr.Dataframe(value=initial[0], headers=["key", "value (0-100)", "bootstrap SE"],
                                type="array", interactive=False,
                                column_widths=["50%", "25%", "25%"],
-                               label="Result: macro-averages over groups (rounded; the JSON is exact)")
+                               label="Result: macro-averages over groups (rounded; the JSON is "
+                                     "exact)")
         full = gr.JSON(value=initial[3], label="Full result (JSON)", open=False)
     groups = gr.Dataframe(value=initial[1], headers=["group", "n", *SCORES], type="array",
                           interactive=False, label="Per group (language pair or headnote language)")
@@ -162,10 +133,10 @@ with gr.Blocks(title="headnote_similarity") as demo:
                                                     "gold"],
                          type="array", interactive=False, wrap=True,
                          label="Per pair: ROUGE F1 × 100 (BLEU is corpus-level, per group only)")
-    card_accordion(button=open_card)
     outputs = [summary, groups, pairs, full]
-    wire(table_button, from_table, [table, headnote_language, decision_language, *options], outputs, status, api_name="from_table")
-    wire(files_button, from_files, [predictions_file, references_file, *options], outputs, status, api_name="from_files")
+    space_io.card_accordion(button=page.card_button)
+    page.on_table(from_table, outputs, status, api_name="from_table")
+    page.on_files(from_files, outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    launch(demo)
+    space_io.launch(demo)

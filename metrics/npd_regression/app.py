@@ -9,28 +9,11 @@ references file (``case_id``, ``reference``, optional ``groups``). The numbers c
 import gradio as gr
 import matplotlib
 import matplotlib.pyplot as plt
-from space_io import (
-    card_accordion,
-    card_button,
-    card_header,
-    compute,
-    labels,
-    launch,
-    load_metric,
-    located,
-    number,
-    places,
-    read_aligned,
-    result_rows,
-    status_box,
-    table_columns,
-    upload_file,
-    wire,
-)
+import space_io
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
 
-metric = load_metric("npd_regression")
+metric = space_io.load_metric("npd_regression")
 
 COLUMNS = ["prediction", "reference", "groups"]
 EXAMPLE = [[0, 0, "Art. 3"], [1000, 1500, "Art. 6"], [5000, 5000, "Art. 3; Art. 6"],
@@ -78,9 +61,10 @@ def bucket_figure(result):
 
 def report(predictions, references, groups, zero_threshold):
     """Outputs of the page: summary rows, full JSON, the two figures."""
-    result = compute(metric.npd_regression, predictions=predictions, references=references,
-                     zero_threshold=zero_threshold, groups=groups)
-    rows = result_rows(result, skip=("groups",))
+    result = space_io.compute(metric.npd_regression, predictions=predictions,
+                              references=references, zero_threshold=zero_threshold,
+                              groups=groups)
+    rows = space_io.result_rows(result, skip=("groups",))
     for label, group in result.get("groups", {}).items():
         rows.append([f"groups.{label}.mae", f"{group['mae']:,.4f}".rstrip("0").rstrip(".")])
     figures = (scatter_figure(predictions, references, result["zero_threshold"]),
@@ -90,75 +74,62 @@ def report(predictions, references, groups, zero_threshold):
 
 
 def _threshold(value):
-    return number(value, "zero threshold")
+    return space_io.number(value, "zero threshold")
 
 
 def from_table(table, zero_threshold):
     """Score a pasted table (prediction, reference, groups) → rows, JSON, scatter, bars."""
-    columns = table_columns(table, COLUMNS)
-    predictions = [number(v, f"table row {i + 1}, column 'prediction'")
-                   for i, v in enumerate(columns["prediction"])]
-    references = [number(v, f"table row {i + 1}, column 'reference'")
-                  for i, v in enumerate(columns["reference"])]
-    groups = [labels(v, f"table row {i + 1}, column 'groups'") for i, v in enumerate(columns["groups"])]
-    return report(predictions, references, groups if any(groups) else None,
+    values = space_io.table_values(table, {"prediction": space_io.number,
+                                           "reference": space_io.number,
+                                           "groups": space_io.labels})
+    groups = values["groups"]
+    return report(values["prediction"], values["reference"], groups if any(groups) else None,
                   _threshold(zero_threshold))
 
 
 def from_files(predictions_file, references_file, zero_threshold):
     """Score an uploaded predictions file against a references file (paired by ``case_id``)."""
-    _, predicted, referenced = read_aligned(predictions_file, references_file, "case_id",
-                                            ["prediction"], {"reference": True, "groups": False})
-    predictions = [number(value, where) for where, value in predicted["prediction"]]
-    references = [number(value, where) for where, value in referenced["reference"]]
-    groups = [labels(value, where) for where, value in referenced["groups"]]
-    with located({"predictions": places(predicted["prediction"]),
-                  "references": places(referenced["reference"]),
-                  "groups": places(referenced["groups"])}):
+    _, predicted, referenced = space_io.read_aligned(predictions_file, references_file,
+                                                     "case_id", ["prediction"],
+                                                     {"reference": True, "groups": False})
+    predictions = [space_io.number(value, where) for where, value in predicted["prediction"]]
+    references = [space_io.number(value, where) for where, value in referenced["reference"]]
+    groups = [space_io.labels(value, where) for where, value in referenced["groups"]]
+    with space_io.located({"predictions": space_io.places(predicted["prediction"]),
+                           "references": space_io.places(referenced["reference"]),
+                           "groups": space_io.places(referenced["groups"])}):
         return report(predictions, references, groups if any(groups) else None,
                       _threshold(zero_threshold))
 
 
 with gr.Blocks(title="npd_regression") as demo:
-    gr.Markdown(card_header("npd_regression"))
-    open_card = card_button()
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Tab("Paste values"):
-                table = gr.Dataframe(
-                    value=EXAMPLE, headers=COLUMNS, datatype=["number", "number", "str"],
-                    type="array", column_count=(3, "fixed"), interactive=True,
-                    label="One case per row: predicted and awarded amount (EUR); groups "
-                          "optional, several separated by ';'")
-                table_button = gr.Button("Compute from the table", variant="primary")
-            with gr.Tab("Upload files"):
-                gr.Markdown("Predictions file as `courtbench evaluate` reads it: CSV or JSON "
-                            "Lines with `case_id` and `prediction`. References file: `case_id`, "
-                            "`reference` and optional `groups` (CSV: `Art. 3; Art. 6`, JSON: a "
-                            "list). Cases are paired by `case_id`.")
-                predictions_file = upload_file("Predictions file")
-                references_file = upload_file("References file")
-                files_button = gr.Button("Compute from the files", variant="primary")
-        with gr.Column(scale=1):
-            zero_threshold = gr.Number(value=0.5, label="zero_threshold (EUR): below it an "
-                                                        "amount is a zero award")
+    page = space_io.page_inputs(
+        "npd_regression",
+        table=lambda: space_io.pasted_table(
+            EXAMPLE, COLUMNS, ["number", "number", "str"],
+            "One case per row: predicted and awarded amount (EUR); groups optional, several "
+            "separated by ';'"),
+        files_help="Predictions file as `courtbench evaluate` reads it: CSV or JSON Lines with "
+                   "`case_id` and `prediction`. References file: `case_id`, `reference` and "
+                   "optional `groups` (CSV: `Art. 3; Art. 6`, JSON: a list). Cases are paired "
+                   "by `case_id`.",
+        file_labels=["Predictions file", "References file"],
+        options=lambda: [gr.Number(value=0.5, label="zero_threshold (EUR): below it an amount "
+                                                    "is a zero award")])
     gr.Examples(examples=[[EXAMPLE, 0.5], [[[3200, 0, ""], [3200, 9000, ""]], 0.5],
                           [[[90, 100, ""], [400, 300, ""]], 150]],
-                inputs=[table, zero_threshold],
+                inputs=page.table_inputs,
                 example_labels=["card example", "constant predictor", "threshold 150 EUR"])
     initial = from_table(EXAMPLE, 0.5)
-    status = status_box()
-    with gr.Row():
-        rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
-                            interactive=False, label="Result (rounded; the JSON is exact)")
-        full = gr.JSON(value=initial[1], label="Full result (JSON)", open=True)
+    status = space_io.status_box()
+    rows, full = space_io.summary_outputs(initial[0], initial[1])
     with gr.Row():
         scatter = gr.Plot(value=initial[2], label="Predicted vs. awarded")
         buckets = gr.Plot(value=initial[3], label="MAE by target range")
-    card_accordion(button=open_card)
     outputs = [rows, full, scatter, buckets]
-    wire(table_button, from_table, [table, zero_threshold], outputs, status, api_name="from_table")
-    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, api_name="from_files")
+    space_io.card_accordion(button=page.card_button)
+    page.on_table(from_table, outputs, status, api_name="from_table")
+    page.on_files(from_files, outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    launch(demo)
+    space_io.launch(demo)

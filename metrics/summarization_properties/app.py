@@ -11,26 +11,11 @@ this file.
 import gradio as gr
 import matplotlib
 import matplotlib.pyplot as plt
-from space_io import (
-    card_accordion,
-    card_button,
-    card_header,
-    compute,
-    launch,
-    load_metric,
-    number,
-    page_error,
-    read_aligned,
-    status_box,
-    table_columns,
-    text,
-    upload_file,
-    wire,
-)
+import space_io
 
 matplotlib.use("Agg")  # figures are rendered to images for the page, never shown in a window
 
-measurement = load_metric("summarization_properties")
+measurement = space_io.load_metric("summarization_properties")
 
 COLUMNS = ["decision (source)", "headnote (summary)"]
 EXAMPLE = [["Das Gericht weist die Beschwerde ab, soweit es darauf eintritt.",
@@ -49,13 +34,6 @@ EXAMPLE_SEVERAL = [
 STATISTICS = ["mean", "std", "min", "median", "max", "n"]
 PER_PAIR = ["compression_ratio", "coverage", "density", "novelty_1", "novelty_2", "novelty_3",
             "novelty_4"]
-
-
-def _integer(value, name):
-    number_ = number(value, name)
-    if not number_.is_integer():
-        raise page_error(f"{name} = {value!r}: expected an integer")
-    return int(number_)
 
 
 def _round(value):
@@ -83,9 +61,9 @@ def _no_empty_decision(sources, places):
     """``gr.Error`` naming the first blank decision: nothing to summarise, no properties."""
     for index, source in enumerate(sources):
         if not source.strip():
-            raise page_error(f"{places[index]}: the decision is empty; every pair needs the "
-                             "decision's text (compression, coverage and novelty are "
-                             "undefined without it)")
+            raise space_io.page_error(f"{places[index]}: the decision is empty; every pair "
+                                      "needs the decision's text (compression, coverage and "
+                                      "novelty are undefined without it)")
 
 
 def formulaicness_note(outputs):
@@ -99,12 +77,12 @@ def formulaicness_note(outputs):
 
 def report(sources, summaries, source_languages, summary_languages, subset_size, subsets, seed):
     """Outputs: aggregates, formulaicness, per-pair rows, the histogram and the full JSON."""
-    result = compute(measurement.summarization_properties, sources=sources,
-                     summaries=summaries, source_languages=source_languages,
-                     summary_languages=summary_languages,
-                     formulaicness_subset_size=_integer(subset_size, "formulaicness_subset_size"),
-                     formulaicness_subsets=_integer(subsets, "formulaicness_subsets"),
-                     seed=_integer(seed, "seed"), return_per_pair=True)
+    result = space_io.compute(
+        measurement.summarization_properties, sources=sources, summaries=summaries,
+        source_languages=source_languages, summary_languages=summary_languages,
+        formulaicness_subset_size=space_io.integer(subset_size, "formulaicness_subset_size"),
+        formulaicness_subsets=space_io.integer(subsets, "formulaicness_subsets"),
+        seed=space_io.integer(seed, "seed"), return_per_pair=True)
     aggregates = [[name, *(_round(values[key]) for key in STATISTICS)]
                   for name, values in result["aggregates"].items()]
     formulaic = [[language, _round(entry["mean"]), _round(entry["std"]), entry["n_headnotes"],
@@ -120,11 +98,8 @@ def report(sources, summaries, source_languages, summary_languages, subset_size,
 
 def from_table(table, source_language, summary_language, subset_size, subsets, seed):
     """Describe pasted pairs (decision, headnote) → aggregates, formulaicness, pairs, plot, JSON."""
-    columns = table_columns(table, COLUMNS)
-    sources = [text(v, f"table row {i + 1}, column {COLUMNS[0]!r}")
-               for i, v in enumerate(columns[COLUMNS[0]])]
-    summaries = [text(v, f"table row {i + 1}, column {COLUMNS[1]!r}")
-                 for i, v in enumerate(columns[COLUMNS[1]])]
+    sources, summaries = space_io.table_values(
+        table, dict.fromkeys(COLUMNS, space_io.text)).values()
     n = len(sources)
     _no_empty_decision(sources, [f"table row {i + 1}, column {COLUMNS[0]!r}" for i in range(n)])
     return report(sources, summaries, [source_language] * n, [summary_language] * n,
@@ -133,60 +108,59 @@ def from_table(table, source_language, summary_language, subset_size, subsets, s
 
 def from_files(headnotes_file, decisions_file, subset_size, subsets, seed):
     """Describe uploaded headnotes against their decisions (paired by ``sample_id``)."""
-    _, headnotes, decisions = read_aligned(
+    _, headnotes, decisions = space_io.read_aligned(
         headnotes_file, decisions_file, "sample_id", ["prediction"],
         {"source": True, "source_language": True, "summary_language": True},
         what="headnotes file", reference_what="decisions file")
-    _no_empty_decision([text(value, where) for where, value in decisions["source"]],
+    _no_empty_decision([space_io.text(value, where) for where, value in decisions["source"]],
                        [where for where, _ in decisions["source"]])
-    return report([text(value, where) for where, value in decisions["source"]],
-                  [text(value, where) for where, value in headnotes["prediction"]],
+    return report([space_io.text(value, where) for where, value in decisions["source"]],
+                  [space_io.text(value, where) for where, value in headnotes["prediction"]],
                   [value for _, value in decisions["source_language"]],
                   [value for _, value in decisions["summary_language"]],
                   subset_size, subsets, seed)
 
 
+def languages_of_the_table():
+    """The languages of every pasted pair: the decision's and the headnote's."""
+    return [gr.Dropdown(list(measurement.LANGUAGES), value="de",
+                        label="Decision language (all rows)"),
+            gr.Dropdown(list(measurement.LANGUAGES), value="de",
+                        label="Headnote language (all rows)")]
+
+
+def options_column():
+    """The options of both tabs: formulaicness subsets and the seed of their sampling."""
+    return [gr.Number(value=measurement.DEFAULT_SUBSET_SIZE, precision=0,
+                      label="formulaicness_subset_size (headnotes per subset, ≥ 2)"),
+            gr.Number(value=measurement.DEFAULT_SUBSETS, precision=0,
+                      label="formulaicness_subsets (per language, ≥ 1)"),
+            gr.Number(value=measurement.DEFAULT_SEED, precision=0,
+                      label="seed of the subset sampling")]
+
+
 with gr.Blocks(title="summarization_properties") as demo:
-    gr.Markdown(card_header("summarization_properties"))
-    open_card = card_button()
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Tab("Paste pairs"):
-                table = gr.Dataframe(
-                    value=EXAMPLE, headers=COLUMNS, datatype=["str", "str"], type="array",
-                    column_count=(2, "fixed"), interactive=True, wrap=True,
-                    label="One pair per row: the decision and its headnote")
-                with gr.Row():
-                    source_language = gr.Dropdown(list(measurement.LANGUAGES), value="de",
-                                                  label="Decision language (all rows)")
-                    summary_language = gr.Dropdown(list(measurement.LANGUAGES), value="de",
-                                                   label="Headnote language (all rows)")
-                table_button = gr.Button("Compute from the table", variant="primary")
-            with gr.Tab("Upload files"):
-                gr.Markdown("Headnotes file as `courtbench evaluate` reads predictions: CSV or "
-                            "JSON Lines with `sample_id` and `prediction` (generated or gold "
-                            "headnotes). Decisions file: `sample_id`, `source`, "
-                            "`source_language` and `summary_language` (de/fr/it). Pairs are "
-                            "matched by `sample_id`.")
-                headnotes_file = upload_file("Headnotes file")
-                decisions_file = upload_file("Decisions file")
-                files_button = gr.Button("Compute from the files", variant="primary")
-        with gr.Column(scale=1):
-            subset_size = gr.Number(value=measurement.DEFAULT_SUBSET_SIZE, precision=0,
-                                    label="formulaicness_subset_size (headnotes per subset, ≥ 2)")
-            subsets = gr.Number(value=measurement.DEFAULT_SUBSETS, precision=0,
-                                label="formulaicness_subsets (per language, ≥ 1)")
-            seed = gr.Number(value=measurement.DEFAULT_SEED, precision=0,
-                             label="seed of the subset sampling")
-    options = [subset_size, subsets, seed]
+    page = space_io.page_inputs(
+        "summarization_properties",
+        paste_tab="Paste pairs",
+        table=lambda: space_io.pasted_table(EXAMPLE, COLUMNS, ["str", "str"],
+                                            "One pair per row: the decision and its headnote",
+                                            wrap=True),
+        table_options=languages_of_the_table,
+        files_help="Headnotes file as `courtbench evaluate` reads predictions: CSV or JSON "
+                   "Lines with `sample_id` and `prediction` (generated or gold headnotes). "
+                   "Decisions file: `sample_id`, `source`, `source_language` and "
+                   "`summary_language` (de/fr/it). Pairs are matched by `sample_id`.",
+        file_labels=["Headnotes file", "Decisions file"],
+        options=options_column)
     gr.Examples(examples=[[EXAMPLE, "de", "de", 100, 10, 0], [EXAMPLE_CARD, "de", "de", 100, 10, 0],
                           [EXAMPLE_SEVERAL, "de", "de", 100, 10, 0]],
-                inputs=[table, source_language, summary_language, *options],
+                inputs=page.table_inputs,
                 example_labels=["card: how to use", "card: examples",
                                 "several pairs (formulaicness needs ≥ 2 headnotes)"])
     initial = from_table(EXAMPLE, "de", "de", 100, 10, 0)
-    status = status_box("Showing the card's example. " + formulaicness_note(initial)
-                        .removeprefix("Done.").strip())
+    status = space_io.status_box("Showing the card's example. " + formulaicness_note(initial)
+                                 .removeprefix("Done.").strip())
     aggregates = gr.Dataframe(value=initial[0], headers=["property", *STATISTICS], type="array",
                               interactive=False, label="Aggregates over pairs (rounded; the "
                                                        "JSON is exact)")
@@ -200,10 +174,10 @@ with gr.Blocks(title="summarization_properties") as demo:
     pairs = gr.Dataframe(value=initial[2], headers=["row", "languages", *PER_PAIR], type="array",
                          interactive=False, label="Per pair (null where undefined)")
     full = gr.JSON(value=initial[4], label="Full result (JSON)", open=False)
-    card_accordion("Measurement card", button=open_card)
     outputs = [aggregates, formulaic, pairs, histogram, full]
-    wire(table_button, from_table, [table, source_language, summary_language, *options], outputs, status, api_name="from_table", done=formulaicness_note)
-    wire(files_button, from_files, [headnotes_file, decisions_file, *options], outputs, status, api_name="from_files", done=formulaicness_note)
+    space_io.card_accordion("Measurement card", button=page.card_button)
+    page.on_table(from_table, outputs, status, api_name="from_table", done=formulaicness_note)
+    page.on_files(from_files, outputs, status, api_name="from_files", done=formulaicness_note)
 
 if __name__ == "__main__":
-    launch(demo)
+    space_io.launch(demo)

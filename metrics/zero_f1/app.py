@@ -7,25 +7,9 @@ script beside this file.
 """
 
 import gradio as gr
-from space_io import (
-    card_accordion,
-    card_button,
-    card_header,
-    compute,
-    launch,
-    load_metric,
-    located,
-    number,
-    places,
-    read_aligned,
-    result_rows,
-    status_box,
-    table_columns,
-    upload_file,
-    wire,
-)
+import space_io
 
-metric = load_metric("zero_f1")
+metric = space_io.load_metric("zero_f1")
 
 COLUMNS = ["prediction", "reference"]
 EXAMPLE = [[0, 0], [0.2, 1200], [800, 0], [3000, 3000]]
@@ -33,77 +17,62 @@ EXAMPLE = [[0, 0], [0.2, 1200], [800, 0], [3000, 3000]]
 
 def report(predictions, references, zero_threshold):
     """Outputs of the page: summary rows, the full JSON, the 2 × 2 table of the zero class."""
-    threshold = number(zero_threshold, "zero threshold")
-    result = compute(metric.zero_f1, predictions=predictions, references=references,
-                     zero_threshold=threshold)
+    threshold = space_io.number(zero_threshold, "zero threshold")
+    result = space_io.compute(metric.zero_f1, predictions=predictions, references=references,
+                              zero_threshold=threshold)
     pred_zero = [value < threshold for value in predictions]
     true_zero = [value < threshold for value in references]
     both = sum(p and t for p, t in zip(pred_zero, true_zero, strict=True))
     confusion = [["predicted zero", both, sum(pred_zero) - both],
                  ["predicted non-zero", sum(true_zero) - both,
                   len(references) - sum(pred_zero) - sum(true_zero) + both]]
-    return result_rows(result), result, confusion
+    return space_io.result_rows(result), result, confusion
 
 
 def from_table(table, zero_threshold):
     """Score a pasted table (prediction, reference) → rows, JSON, confusion table."""
-    columns = table_columns(table, COLUMNS)
-    predictions = [number(v, f"table row {i + 1}, column 'prediction'")
-                   for i, v in enumerate(columns["prediction"])]
-    references = [number(v, f"table row {i + 1}, column 'reference'")
-                  for i, v in enumerate(columns["reference"])]
-    return report(predictions, references, zero_threshold)
+    values = space_io.table_values(table, dict.fromkeys(COLUMNS, space_io.number))
+    return report(values["prediction"], values["reference"], zero_threshold)
 
 
 def from_files(predictions_file, references_file, zero_threshold):
     """Score an uploaded predictions file against a references file (paired by ``case_id``)."""
-    _, predicted, referenced = read_aligned(predictions_file, references_file, "case_id",
-                                            ["prediction"], {"reference": True})
-    with located({"predictions": places(predicted["prediction"]),
-                  "references": places(referenced["reference"])}):
-        return report([number(value, where) for where, value in predicted["prediction"]],
-                      [number(value, where) for where, value in referenced["reference"]],
+    _, predicted, referenced = space_io.read_aligned(predictions_file, references_file,
+                                                     "case_id", ["prediction"],
+                                                     {"reference": True})
+    with space_io.located({"predictions": space_io.places(predicted["prediction"]),
+                           "references": space_io.places(referenced["reference"])}):
+        return report([space_io.number(value, where) for where, value in predicted["prediction"]],
+                      [space_io.number(value, where) for where, value in referenced["reference"]],
                       zero_threshold)
 
 
 with gr.Blocks(title="zero_f1") as demo:
-    gr.Markdown(card_header("zero_f1"))
-    open_card = card_button()
-    with gr.Row():
-        with gr.Column(scale=3):
-            with gr.Tab("Paste values"):
-                table = gr.Dataframe(
-                    value=EXAMPLE, headers=COLUMNS, datatype=["number", "number"], type="array",
-                    column_count=(2, "fixed"), interactive=True,
-                    label="One case per row: predicted and awarded amount (EUR)")
-                table_button = gr.Button("Compute from the table", variant="primary")
-            with gr.Tab("Upload files"):
-                gr.Markdown("Predictions file as `courtbench evaluate` reads it: CSV or JSON "
-                            "Lines with `case_id` and `prediction`. References file: `case_id` "
-                            "and `reference`. Cases are paired by `case_id`.")
-                predictions_file = upload_file("Predictions file")
-                references_file = upload_file("References file")
-                files_button = gr.Button("Compute from the files", variant="primary")
-        with gr.Column(scale=1):
-            zero_threshold = gr.Number(value=0.5, label="zero_threshold (EUR): below it an "
-                                                        "amount is a zero award")
+    page = space_io.page_inputs(
+        "zero_f1",
+        table=lambda: space_io.pasted_table(
+            EXAMPLE, COLUMNS, ["number", "number"],
+            "One case per row: predicted and awarded amount (EUR)"),
+        files_help="Predictions file as `courtbench evaluate` reads it: CSV or JSON Lines with "
+                   "`case_id` and `prediction`. References file: `case_id` and `reference`. "
+                   "Cases are paired by `case_id`.",
+        file_labels=["Predictions file", "References file"],
+        options=lambda: [gr.Number(value=0.5, label="zero_threshold (EUR): below it an amount "
+                                                    "is a zero award")])
     gr.Examples(examples=[[EXAMPLE, 0.5], [[[10, 0], [20, 5]], 0.5],
                           [[[90, 100], [400, 300]], 150]],
-                inputs=[table, zero_threshold],
+                inputs=page.table_inputs,
                 example_labels=["card example", "no predicted zeros", "threshold 150 EUR"])
     initial = from_table(EXAMPLE, 0.5)
-    status = status_box()
-    with gr.Row():
-        rows = gr.Dataframe(value=initial[0], headers=["key", "value"], type="array",
-                            interactive=False, label="Result (rounded; the JSON is exact)")
-        full = gr.JSON(value=initial[1], label="Full result (JSON)", open=True)
+    status = space_io.status_box()
+    rows, full = space_io.summary_outputs(initial[0], initial[1])
     confusion = gr.Dataframe(value=initial[2], headers=["", "awarded zero", "awarded non-zero"],
                              type="array", interactive=False,
                              label="Cases by class (zero = below the threshold)")
-    card_accordion(button=open_card)
     outputs = [rows, full, confusion]
-    wire(table_button, from_table, [table, zero_threshold], outputs, status, api_name="from_table")
-    wire(files_button, from_files, [predictions_file, references_file, zero_threshold], outputs, status, api_name="from_files")
+    space_io.card_accordion(button=page.card_button)
+    page.on_table(from_table, outputs, status, api_name="from_table")
+    page.on_files(from_files, outputs, status, api_name="from_files")
 
 if __name__ == "__main__":
-    launch(demo)
+    space_io.launch(demo)
