@@ -15,6 +15,9 @@ TORCH_INDEX ?=
 DEMO_OUT ?= demo_out
 SPACES_OUT ?= spaces_screenshots
 PYTEST_ARGS ?=
+# both cores; one file per worker, so that a module's costly fixture (six page servers, a
+# built wheel) is set up once
+PYTEST_WORKERS ?= -n 2 --dist loadfile
 
 .PHONY: demo test bench lint clean spaces release
 
@@ -27,16 +30,18 @@ $(VENV)/.venv-created:
 # runs bm25 on the synthetic facts). Not torch: the demo runs dense only where the test extras
 # (embeddings + the small model package) are installed, and says so otherwise.
 $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
-	$(PIP) install --quiet -e '.[plots,text]'
+	$(PIP) install --quiet --no-compile -e '.[plots,text]'
 	touch $@
 
+# --no-compile: Python compiles only what it imports (a fraction of torch, transformers and
+# gradio), which more than halves the install.
 # Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM), the text
 # systems (bm25s; torch + transformers for dense/sparse), the Spaces' Gradio and the training
 # stack (train: transformers, peft, accelerate) included, so that CI runs their tests; the torch
 # pin is repeated so that no extra replaces the CPU build.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
-	$(PIP) install --quiet $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train]' '$(TORCH_PIN)'
+	$(PIP) install --quiet --no-compile $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
+	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train]' '$(TORCH_PIN)'
 	touch $@
 
 demo: $(VENV)/.installed-demo
@@ -44,7 +49,7 @@ demo: $(VENV)/.installed-demo
 
 # pytest exits 5 when it collected no test; a vanished suite is a failure, said out loud.
 test: $(VENV)/.installed-test
-	@rc=0; HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	@rc=0; HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
