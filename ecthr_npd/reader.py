@@ -303,14 +303,14 @@ def _distinct_counts(lists: pa.ChunkedArray) -> np.ndarray:
 
 def _rule_masks(table: pa.Table) -> list[tuple[str, np.ndarray]]:
     """``(column, rows breaking the rule)`` for each rule, in the order they are reported."""
-    n = np.arange(table.num_rows)
+    every_row = np.arange(table.num_rows)
     split, view = _numpy(table, "split"), _numpy(table, "test_view")
     body, formation = _numpy(table, "hudoc_decision_body"), _numpy(table, "court_formation")
     on_test = split == schema.SPLITS.index("test")
     states = table.column("respondent_state").combine_chunks()
     first_state = states.take(pa.array(_first_rows(table.column("country_alpha2"))))
     return [
-        ("case_id", _first_rows(table.column("case_id")) != n),
+        ("case_id", _first_rows(table.column("case_id")) != every_row),
         ("y_binary", _numpy(table, "y_binary") != (_numpy(table, "y_amount_eur") > 0)),
         ("violated_articles_count", _numpy(table, "violated_articles_count")
          != _distinct_counts(table.column("violated_articles"))),
