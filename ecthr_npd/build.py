@@ -8,8 +8,10 @@ courtbench.hub.write_hub_folder`` (parquet + card rendered from ``cards/ecthr_np
 from __future__ import annotations
 
 import csv
+import hashlib
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,7 +113,20 @@ def _dataset(table: pa.Table, rows: np.ndarray, columns: tuple[str, ...]) -> dat
     features = schema.features_for(columns)
     subset = table.select(list(columns)).take(pa.array(rows, type=pa.int64()))
     return datasets.Dataset(InMemoryTable(subset.cast(features.arrow_schema)),
-                            info=datasets.DatasetInfo(features=features))
+                            info=datasets.DatasetInfo(features=features),
+                            fingerprint=_subset_fingerprint(table, rows, columns))
+
+
+def _subset_fingerprint(table: pa.Table, rows: np.ndarray, columns: Sequence[str]) -> str:
+    """A ``datasets`` fingerprint for a subset of the case table: the case ids of its rows and
+    its columns. Given so that ``datasets`` does not hash every subset's whole content (the
+    build writes these Datasets and never transforms them; a case id names one case of the
+    release, so equal ids and columns mean the same content for one source)."""
+    digest = hashlib.sha256("\0".join(columns).encode())
+    ids = table.column("case_id").combine_chunks().take(pa.array(rows, type=pa.int64()))
+    for buffer in ids.buffers()[1:]:  # offsets and characters of the ids, in row order
+        digest.update(buffer)
+    return digest.hexdigest()[:16]
 
 
 def make_configs(table: pa.Table, membership: Membership,
@@ -230,35 +245,9 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     timings["read"] = time.perf_counter() - start
 
     step = time.perf_counter()
-    encoded = encode(table)
-    locked = locked_membership(table)
-    # a recompute replaces the locked tags: they are only compared, their ID size unchecked
-    id_size_checked = None if recompute else locked_id_size(locked.counts()["test"], id_size)
-    locked_problems = membership_problems(table, locked, id_size=id_size_checked)
-    locked_tv = None if locked_problems else view_tvs(table, locked, encoded)
-    if recompute:
-        if split_sizes is not None and (min(split_sizes) < 1
-                                        or sum(split_sizes) >= table.num_rows):
-            train, validation = split_sizes
-            raise CourtbenchError(
-                f"--split-sizes {train},{validation}: expected train and validation counts of "
-                f"at least 1 that leave at least one test case; the source {source.name} has "
-                f"{table.num_rows:,} cases")
-        split = recompute_split(table, sizes=split_sizes)
-        membership = recompute_views(table, split, id_size=id_size, encoded=encoded)
-        expected_id = assigned_id_size(id_size, int((split == TEST).sum()))
-        source_kind = "recomputed"
-    else:
-        if locked_problems:
-            raise SourceError(source, "locked split/view tags fail verification: "
-                              + "; ".join(locked_problems)
-                              + " (use --recompute to assign them from scratch; --id-size "
-                              "sets the expected ID view size)")
-        membership, source_kind, expected_id = locked, "locked", id_size_checked
-    problems = membership_problems(table, membership, id_size=expected_id)
-    if problems:  # a recomputed membership must pass the same checks
-        raise CourtbenchError(f"recomputed membership fails verification: {problems}")
-    tv = view_tvs(table, membership, encoded)
+    chosen = _choose_membership(table, source, recompute=recompute, id_size=id_size,
+                                split_sizes=split_sizes)
+    membership = chosen.membership
     timings["splits_views"] = time.perf_counter() - step
 
     step = time.perf_counter()
@@ -268,13 +257,13 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     provenance = {
         "source_file": source.name,
         "source_sha256": sha256_file(source),
-        "membership": source_kind,
+        "membership": chosen.source_kind,
         "builder": f"courtbench {courtbench_version} (ecthr_npd)",
         **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
         **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
     }
-    context = card_context(table, membership, tv=tv, locked_tv=locked_tv,
-                           membership_source=source_kind, synthetic=synthetic,
+    context = card_context(table, membership, tv=chosen.tv, locked_tv=chosen.locked_tv,
+                           membership_source=chosen.source_kind, synthetic=synthetic,
                            has_applicants=applicants is not None)
     context["facts"] = (facts_build.card_context(facts_input, screen) if facts_input
                         else None)
@@ -289,13 +278,67 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
             table, membership, synthetic=synthetic is not None)})
     timings["write"] = time.perf_counter() - step
     timings["total"] = time.perf_counter() - start
-    agreement = (None if locked_problems
-                 else float(np.mean(membership.split == locked.split)))
     facts_line = (None if facts_input is None else
                   f"{len(facts_input.records):,} reviewed texts from {facts_input.source}; "
                   f"leakage screen ({screen.mode}): {len(screen.findings):,} finding(s)")
-    return BuildResult(report, membership.counts(), source_kind, tv, locked_tv, agreement,
-                       timings, id_size_checked, facts_line)
+    return BuildResult(report, membership.counts(), chosen.source_kind, chosen.tv,
+                       chosen.locked_tv, chosen.agreement, timings, chosen.id_size_checked,
+                       facts_line)
+
+
+@dataclass
+class _ChosenMembership:
+    """The membership a build uses and what the build report says about it (see
+    :class:`BuildResult` for the fields)."""
+
+    membership: Membership
+    source_kind: str
+    tv: dict[str, dict[str, float]]
+    locked_tv: dict[str, dict[str, float]] | None
+    agreement: float | None
+    id_size_checked: int | None
+
+
+def _choose_membership(table: pa.Table, source: Path, *, recompute: bool, id_size: int,
+                       split_sizes: tuple[int, int] | None) -> _ChosenMembership:
+    """Verify the locked tags; keep them, or (``recompute``) assign splits and views afresh
+    and verify those. Raises as :func:`build_folder` says."""
+    encoded = encode(table)
+    locked = locked_membership(table)
+    # a recompute replaces the locked tags: they are only compared, their ID size unchecked
+    id_size_checked = None if recompute else locked_id_size(locked.counts()["test"], id_size)
+    locked_problems = membership_problems(table, locked, id_size=id_size_checked)
+    locked_tv = None if locked_problems else view_tvs(table, locked, encoded)
+    if recompute:
+        _check_split_sizes(split_sizes, table.num_rows, source)
+        split = recompute_split(table, sizes=split_sizes)
+        membership = recompute_views(table, split, id_size=id_size, encoded=encoded)
+        expected_id = assigned_id_size(id_size, int((split == TEST).sum()))
+        source_kind = "recomputed"
+    else:
+        if locked_problems:
+            raise SourceError(source, "locked split/view tags fail verification: "
+                              + "; ".join(locked_problems)
+                              + " (use --recompute to assign them from scratch; --id-size "
+                              "sets the expected ID view size)")
+        membership, source_kind, expected_id = locked, "locked", id_size_checked
+    problems = membership_problems(table, membership, id_size=expected_id)
+    if problems:  # a recomputed membership must pass the same checks
+        raise CourtbenchError(f"recomputed membership fails verification: {problems}")
+    agreement = (None if locked_problems
+                 else float(np.mean(membership.split == locked.split)))
+    return _ChosenMembership(membership, source_kind, view_tvs(table, membership, encoded),
+                             locked_tv, agreement, id_size_checked)
+
+
+def _check_split_sizes(split_sizes: tuple[int, int] | None, n_cases: int, source: Path) -> None:
+    """Refuse (CourtbenchError) explicit split sizes that leave a split empty."""
+    if split_sizes is not None and (min(split_sizes) < 1 or sum(split_sizes) >= n_cases):
+        train, validation = split_sizes
+        raise CourtbenchError(
+            f"--split-sizes {train},{validation}: expected train and validation counts of "
+            f"at least 1 that leave at least one test case; the source {source.name} has "
+            f"{n_cases:,} cases")
 
 
 def _facts_provenance(facts, screen) -> dict[str, Any]:

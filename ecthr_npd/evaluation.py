@@ -367,50 +367,66 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
     """Score ``systems`` and assemble the :class:`Report` (tables, figures, provenance)."""
     if not systems:
         raise CourtbenchError("no systems to evaluate; give at least one predictions file")
-    variants = system_variants(prediction_files or {})
+    prediction_files = prediction_files or {}
+    variants = system_variants(prediction_files)
     all_scores = score(data, systems, zero_threshold=zero_threshold, top_articles=top_articles)
     # extra seeds (NAME.seedS) only feed the reference table's spread
     main_systems = {name: values for name, values in systems.items()
                     if not is_replica(variants.get(name))}
     scores = {name: all_scores[name] for name in main_systems}
     tests = bootstrap_tests(data, main_systems, scores, resamples=resamples, seed=seed)
-    context = _table_context(data, main_systems, prediction_files or {},
+    context = _table_context(data, main_systems, prediction_files,
                              zero_threshold=zero_threshold, resamples=resamples, seed=seed)
     tables = build_tables(data, scores, tests, top_articles=top_articles, variants=variants,
                           context=context)
     reference = reference_table(all_scores, variants)
     if reference is not None:
         tables.insert(1, reference)
-    tables += input_tables(scores, prompted_runs(prediction_files or {}))
-    provenance = {
-        "data": {"source": data.source, "fingerprint": data.fingerprint,
-                 "rows": {s: data.splits[s].num_rows for s in SPLITS},
-                 "views": {v: len(ids) for v, ids in data.views.items()}},
-        "predictions": {name: {"path": str(path), "sha256": sha256_file(path)}
-                        for name, path in (prediction_files or {}).items()},
-        "baselines": _baseline_settings(list((prediction_files or {}).values())),
-        "metrics": {"npd_regression": {"zero_threshold": zero_threshold},
-                    "bootstrap_mae": {"n_resamples": resamples, "seed": seed,
-                                      "signature": tests[0]["signature"] if tests else None}},
-        "views": {"states": N_STATES, "top_articles": top_articles},
-        "scope": context["scopes"],
-        "fallback_share": context["fallback"],
-        "versions": package_versions(),
-    }
+    tables += input_tables(scores, prompted_runs(prediction_files))
+    metrics = {"npd_regression": {"zero_threshold": zero_threshold},
+               "bootstrap_mae": {"n_resamples": resamples, "seed": seed,
+                                 "signature": tests[0]["signature"] if tests else None}}
+    provenance = _provenance(data, prediction_files, metrics, context,
+                             top_articles=top_articles)
     drawn = {}
     if figures:
         from ecthr_npd import report_figures
 
         tested = {name: values for name, values in main_systems.items() if "test" in values}
         drawn = report_figures.figures(data, tested, {name: scores[name] for name in tested})
-    replicas = len(systems) - len(main_systems)
     return Report(title="ECtHR-NPD evaluation", provenance=provenance, tables=tables,
                   figures=drawn, extra_json={"scores": all_scores, "bootstrap": tests},
-                  intro=f"{len(main_systems)} system(s) on {data.source}"
-                  + (f" (and {replicas} extra-seed file(s) for the reference table's spread)."
-                     if replicas else ".") + " Scope per system: "
-                  + "; ".join(f"{name} {scope}" for name, scope in context["scopes"].items())
-                  + "." + _banner(context))
+                  intro=_intro(data, len(main_systems), len(systems) - len(main_systems),
+                               context))
+
+
+def _provenance(data: BenchmarkData, prediction_files: dict[str, Path],
+                metrics: dict[str, Any], context: dict[str, Any], *,
+                top_articles: int) -> dict[str, Any]:
+    """The report's provenance: data, prediction files (sha256), baseline settings, metric
+    options, view settings, scopes, fallback shares and package versions."""
+    return {
+        "data": {"source": data.source, "fingerprint": data.fingerprint,
+                 "rows": {s: data.splits[s].num_rows for s in SPLITS},
+                 "views": {v: len(ids) for v, ids in data.views.items()}},
+        "predictions": {name: {"path": str(path), "sha256": sha256_file(path)}
+                        for name, path in prediction_files.items()},
+        "baselines": _baseline_settings(list(prediction_files.values())),
+        "metrics": metrics,
+        "views": {"states": N_STATES, "top_articles": top_articles},
+        "scope": context["scopes"],
+        "fallback_share": context["fallback"],
+        "versions": package_versions(),
+    }
+
+
+def _intro(data: BenchmarkData, n_main: int, replicas: int, context: dict[str, Any]) -> str:
+    """The report's first paragraph: systems, data, each system's scope, the banner."""
+    return (f"{n_main} system(s) on {data.source}"
+            + (f" (and {replicas} extra-seed file(s) for the reference table's spread)."
+               if replicas else ".") + " Scope per system: "
+            + "; ".join(f"{name} {scope}" for name, scope in context["scopes"].items())
+            + "." + _banner(context))
 
 
 def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -453,7 +469,8 @@ def evaluate_files(data_dir: Path, prediction_paths: list[Path], out_dir: Path, 
     rerun_options = {"splits": list(splits),
                      **{key: options.get(key, default) for key, default in RERUN_DEFAULTS.items()}}
     report.provenance["rerun"] = rerun_block("ecthr_npd", data_dir, files, rerun_options,
-                                             ("npd_regression", "bootstrap_mae"))
+                                             ("npd_regression", "bootstrap_mae"),
+                                             data_fingerprint=data.fingerprint)
     write_report(report, out_dir)
     return report
 

@@ -17,7 +17,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from courtbench.errors import SourceError, quoted
 from courtbench.textio import decode_utf8, read_input_bytes, strict_csv
@@ -54,12 +56,13 @@ def read_rows(path: Path, expected_header: Sequence[str] | None = None,
                        expected="(ASCII) CSV file")
     header, records = strict_csv(path, io.StringIO(text, newline=""))
     _check_header(path, header, expected_header, required)
-    columns: list[list[str]] = [[] for _ in header]
     lines: list[int] = []
-    for start, row in records:
+    rows = []
+    for start, row in records:  # strict_csv checked every row's field count
         lines.append(start)
-        for values, value in zip(columns, row, strict=True):
-            values.append(value)
+        rows.append(row)
+    columns = ([list(values) for values in zip(*rows, strict=True)] if rows
+               else [[] for _ in header])
     return header, columns, lines
 
 
@@ -69,18 +72,24 @@ def _check_header(path: Path, header: list[str], expected: Sequence[str] | None,
     if duplicates:
         raise SourceError(path, f"header repeats column(s) {duplicates}", line=1)
     if expected is not None and list(header) != list(expected):
-        missing = [name for name in expected if name not in header]
-        extra = [name for name in header if name not in expected]
-        if missing or extra:
-            raise SourceError(path, f"header: missing column(s) {missing}, unexpected column(s) "
-                              f"{extra}; expected the release's {len(expected)} columns", line=1)
-        position = next(i for i, (a, b) in enumerate(zip(header, expected, strict=True)) if a != b)
-        raise SourceError(path, f"header: column {position + 1} is {quoted(header[position])}, "
-                          f"expected {expected[position]!r} (the release's column order)", line=1,
-                          column=header[position])
+        _header_mismatch(path, header, expected)
     missing = [name for name in required if name not in header]
     if missing:
         raise SourceError(path, f"header lacks required column(s) {missing}", line=1)
+
+
+def _header_mismatch(path: Path, header: list[str], expected: Sequence[str]) -> None:
+    """Raise the SourceError for a header that differs from ``expected``: the missing and
+    unexpected names, or else the first column out of the release's order."""
+    missing = [name for name in expected if name not in header]
+    extra = [name for name in header if name not in expected]
+    if missing or extra:
+        raise SourceError(path, f"header: missing column(s) {missing}, unexpected column(s) "
+                          f"{extra}; expected the release's {len(expected)} columns", line=1)
+    position = next(i for i, (a, b) in enumerate(zip(header, expected, strict=True)) if a != b)
+    raise SourceError(path, f"header: column {position + 1} is {quoted(header[position])}, "
+                      f"expected {expected[position]!r} (the release's column order)", line=1,
+                      column=header[position])
 
 
 #: Largest release file read. The release's case_level.csv is 3.2 MiB; reading holds the
@@ -93,8 +102,20 @@ SOURCE_SIZE_NOTE = (" (the release's case_level.csv is about 3 MiB; reading need
 #: Largest value of an integer column (stored as int32).
 INT32_MAX = 2**31 - 1
 
+class _Invalid(Exception):
+    """A raw value does not parse; ``expected`` says what was expected instead."""
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(expected)
+        self.expected = expected
+
+
 class _Converter:
-    """Converts one column's raw strings to an Arrow array, raising at the first bad value."""
+    """Converts one column's raw strings to an Arrow array, raising at the first bad value.
+
+    Each distinct raw value is parsed once (most columns repeat a few values over thousands
+    of rows), in order of first occurrence, so the first bad value met is on the first bad row.
+    """
 
     def __init__(self, path: Path, column: Column, lines: list[int]) -> None:
         self.path, self.column, self.lines = path, column, lines
@@ -106,104 +127,99 @@ class _Converter:
     def convert(self, raw: list[str]) -> pa.Array:
         column = self.column
         kind = column.kind
-        if kind in ("str_set", "int_set"):
-            return self._sets(raw)
-        parse = getattr(self, f"_{kind}")
-        values = []
-        for index, value in enumerate(raw):
+        parse = self._set if kind in ("str_set", "int_set") else getattr(self, f"_{kind}")
+        # distinct values in order of first occurrence, and each row's position among them
+        encoded = pc.dictionary_encode(pa.array(raw, type=pa.string()))
+        parsed = []
+        for value in encoded.dictionary.to_pylist():
             if value == UNKNOWN and column.nullable:
-                values.append(None)
+                parsed.append(None)
                 continue
-            values.append(parse(index, value))
-        return pa.array(values, type=column.feature.pa_type if kind != "label" else pa.int64())
+            try:
+                parsed.append(parse(value))
+            except _Invalid as error:
+                raise self.fail(raw.index(value), value, error.expected) from None
+        distinct = pa.array(parsed, type=column.feature.pa_type if kind != "label" else pa.int64())
+        return distinct.take(encoded.indices)
 
-    def _string(self, index: int, value: str) -> str:
+    def _string(self, value: str) -> str:
         pattern = self.column.pattern
         if not value or (pattern is not None and not pattern.fullmatch(value)):
-            raise self.fail(index, value, f"a string matching the pattern {pattern.pattern}"
-                            if pattern is not None else "a non-empty string")
+            raise _Invalid(f"a string matching the pattern {pattern.pattern}"
+                           if pattern is not None else "a non-empty string")
         return value
 
-    def _label(self, index: int, value: str) -> int:
+    def _label(self, value: str) -> int:
         try:
             return self.column.values.index(value)
         except ValueError:
             allowed = list(self.column.values) + ([UNKNOWN] if self.column.nullable else [])
-            raise self.fail(index, value, f"one of {allowed}") from None
+            raise _Invalid(f"one of {allowed}") from None
 
-    def _date(self, index: int, value: str) -> dt.date:
+    def _date(self, value: str) -> dt.date:
         if _DATE.fullmatch(value):
             try:
                 return dt.date.fromisoformat(value)
             except ValueError:
                 pass
-        raise self.fail(index, value, "an ISO date yyyy-mm-dd")
+        raise _Invalid("an ISO date yyyy-mm-dd")
 
-    def _number(self, index: int, value: str, pattern: re.Pattern, cast: type, what: str):
+    def _number(self, value: str, pattern: re.Pattern, cast: type, what: str):
         if not pattern.fullmatch(value):
-            raise self.fail(index, value, what + self._null_note())
+            raise _Invalid(what + self._null_note())
         number = cast(value)
         if not math.isfinite(number):
-            raise self.fail(index, value, "a finite number")
+            raise _Invalid("a finite number")
         minimum = self.column.minimum
         if minimum is not None and number < minimum:
-            raise self.fail(index, value, f"a number >= {minimum:g}")
+            raise _Invalid(f"a number >= {minimum:g}")
         if cast is int and number > INT32_MAX:  # the column is stored as int32
-            raise self.fail(index, value, f"an integer <= {INT32_MAX:,}")
+            raise _Invalid(f"an integer <= {INT32_MAX:,}")
         return number
 
-    def _int(self, index: int, value: str) -> int:
-        return self._number(index, value, _INT, int, "an integer")
+    def _int(self, value: str) -> int:
+        return self._number(value, _INT, int, "an integer")
 
-    def _float(self, index: int, value: str) -> float:
-        return self._number(index, value, _FLOAT, float, "a decimal number")
+    def _float(self, value: str) -> float:
+        return self._number(value, _FLOAT, float, "a decimal number")
 
-    def _bool(self, index: int, value: str) -> bool:
+    def _bool(self, value: str) -> bool:
         true, false = self.column.true_false
         if value == true:
             return True
         if value == false:
             return False
-        raise self.fail(index, value, f"{true!r} or {false!r}" + self._null_note())
+        raise _Invalid(f"{true!r} or {false!r}" + self._null_note())
 
     def _null_note(self) -> str:
         return f" or {UNKNOWN!r}" if self.column.nullable else ""
 
-    def _sets(self, raw: list[str]) -> pa.Array:
+    def _set(self, value: str) -> list:
+        """One ';'-separated set: its members parsed (``unknown`` members null when the
+        column is nullable), repeated members refused."""
+        members = value.split(LIST_SEPARATOR)
+        if len(set(members)) != len(members):
+            raise _Invalid("a ';'-separated set without repeated members")
+        return [None if member == UNKNOWN and self.column.nullable else self._member(member)
+                for member in members]
+
+    def _member(self, member: str) -> int | str:
         column = self.column
-        is_int = column.kind == "int_set"
-        values: list[list | None] = []
-        for index, value in enumerate(raw):
-            if value == UNKNOWN and column.nullable:
-                values.append(None)
-                continue
-            members = value.split(LIST_SEPARATOR)
-            if len(set(members)) != len(members):
-                raise self.fail(index, value, "a ';'-separated set without repeated members")
-            parsed = []
-            for member in members:
-                if member == UNKNOWN and column.nullable:
-                    parsed.append(None)
-                elif is_int:
-                    minimum = column.minimum if column.minimum is not None else float("-inf")
-                    if (not _INT.fullmatch(member) or int(member) < minimum
-                            or int(member) > INT32_MAX):
-                        raise self.fail(index, value, f"';'-separated integers >= {minimum:g}"
-                                        f" and <= {INT32_MAX:,}"
-                                        f"{self._null_note()} (member {quoted(member)} is not)")
-                    parsed.append(int(member))
-                elif column.values and member not in column.values:
-                    raise self.fail(index, value, f"';'-separated members of {list(column.values)}"
-                                    + self._null_note())
-                elif column.pattern is not None and not column.pattern.fullmatch(member):
-                    raise self.fail(index, value, f"';'-separated members matching the "
-                                    f"pattern {column.pattern.pattern}")
-                elif not member:
-                    raise self.fail(index, value, "';'-separated non-empty members")
-                else:
-                    parsed.append(member)
-            values.append(parsed)
-        return pa.array(values, type=column.feature.pa_type)
+        if column.kind == "int_set":
+            minimum = column.minimum if column.minimum is not None else float("-inf")
+            if not _INT.fullmatch(member) or not minimum <= int(member) <= INT32_MAX:
+                raise _Invalid(f"';'-separated integers >= {minimum:g} and <= {INT32_MAX:,}"
+                               f"{self._null_note()} (member {quoted(member)} is not)")
+            return int(member)
+        if column.values and member not in column.values:
+            raise _Invalid(f"';'-separated members of {list(column.values)}"
+                           + self._null_note())
+        if column.pattern is not None and not column.pattern.fullmatch(member):
+            raise _Invalid(f"';'-separated members matching the pattern "
+                           f"{column.pattern.pattern}")
+        if not member:
+            raise _Invalid("';'-separated non-empty members")
+        return member
 
 
 def read_case_level(path: str | Path) -> pa.Table:
@@ -238,62 +254,127 @@ def check_rules(path: Path, table: pa.Table, lines: list[int]) -> None:
     number of distinct codes; ``judgment_year`` = year of ``judgment_date``; decision body,
     court formation and ``is_grand_chamber`` agree; one state name per ``country_alpha2``;
     ``test_view`` is ID/OOD exactly on test and ``not_applicable`` elsewhere;
-    ``test_challenging_view`` only on test.
+    ``test_challenging_view`` only on test. On the first row breaking any rule, the first
+    rule it breaks (in this order) is reported. Checked column-wise on the whole table.
     """
-    col = {name: table.column(name).to_pylist() for name in (
-        "case_id", "split", "test_view", "test_challenging_view", "judgment_date",
-        "judgment_year", "respondent_state", "country_alpha2", "hudoc_decision_body",
-        "court_formation", "is_grand_chamber", "violated_articles", "violated_articles_count",
-        "y_amount_eur", "y_binary")}
-    test = schema.SPLITS.index("test")
-    not_applicable = schema.TEST_VIEWS.index("not_applicable")
-    grand = schema.COURT_FORMATIONS.index("Grand Chamber")
-    first_line: dict[str, int] = {}
-    state_of: dict[str, tuple[str, int]] = {}
+    broken = _rule_masks(table)
+    rows = np.flatnonzero(np.logical_or.reduce([mask for _, mask in broken]))
+    if not len(rows):
+        return
+    i = int(rows[0])
+    column = next(name for name, mask in broken if mask[i])
+    row = {name: table.column(name)[i].as_py() for name in _RULE_COLUMNS}
+    if column == "case_id":
+        row["first_line"] = lines[_first_rows(table.column("case_id"))[i]]
+    if column == "respondent_state":  # the state named on the code's first row
+        first = int(_first_rows(table.column("country_alpha2"))[i])
+        row["known_state"] = table.column("respondent_state")[first].as_py()
+        row["known_line"] = lines[first]
+    raise SourceError(path, _RULE_MESSAGES[column](row), line=lines[i], column=column)
 
-    def fail(i: int, column: str, problem: str) -> SourceError:
-        return SourceError(path, problem, line=lines[i], column=column)
 
-    for i, case_id in enumerate(col["case_id"]):
-        if case_id in first_line:
-            raise fail(i, "case_id", f"value {quoted(case_id)} repeats the case on line "
-                       f"{first_line[case_id]}; expected unique case ids")
-        first_line[case_id] = lines[i]
-        amount, binary = col["y_amount_eur"][i], col["y_binary"][i]
-        if binary != int(amount > 0):
-            raise fail(i, "y_binary", f"value {binary} with y_amount_eur {amount:g}; expected "
-                       f"int(y_amount_eur > 0) = {int(amount > 0)}")
-        articles, count = col["violated_articles"][i], col["violated_articles_count"][i]
-        if count != len(set(articles)):
-            raise fail(i, "violated_articles_count", f"value {count} with violated_articles "
-                       f"{';'.join(articles)!r}; expected the number of distinct codes, "
-                       f"{len(set(articles))}")
-        year, date = col["judgment_year"][i], col["judgment_date"][i]
-        if year != date.year:
-            raise fail(i, "judgment_year", f"value {year} with judgment_date {date}; expected "
-                       f"{date.year}")
-        body, formation = col["hudoc_decision_body"][i], col["court_formation"][i]
-        if body != formation:  # same index order in both value sets
-            raise fail(i, "court_formation", f"value {schema.COURT_FORMATIONS[formation]!r} with "
-                       f"hudoc_decision_body {schema.DECISION_BODIES[body]!r}; expected "
-                       f"{schema.COURT_FORMATIONS[body]!r}")
-        if col["is_grand_chamber"][i] != (formation == grand):
-            raise fail(i, "is_grand_chamber", f"value {'yes' if col['is_grand_chamber'][i] else 'no'}"
-                       f" with court_formation {schema.COURT_FORMATIONS[formation]!r}; expected "
-                       f"{'yes' if formation == grand else 'no'}")
-        alpha2, state = col["country_alpha2"][i], col["respondent_state"][i]
-        known = state_of.setdefault(alpha2, (state, lines[i]))
-        if known[0] != state:
-            raise fail(i, "respondent_state", f"value {state!r} for country_alpha2 {alpha2!r}, "
-                       f"which line {known[1]} names {known[0]!r}; expected one state per code")
-        split, view = col["split"][i], col["test_view"][i]
-        if (split == test) == (view == not_applicable):
-            expected = "'ID' or 'OOD' on test" if split == test else "'not_applicable' off test"
-            raise fail(i, "test_view", f"value {schema.TEST_VIEWS[view]!r} on split "
-                       f"{schema.SPLITS[split]!r}; expected {expected}")
-        if col["test_challenging_view"][i] and split != test:
-            raise fail(i, "test_challenging_view", f"value 'yes' on split "
-                       f"{schema.SPLITS[split]!r}; expected 'no' outside test")
+_RULE_COLUMNS = (
+    "case_id", "split", "test_view", "test_challenging_view", "judgment_date",
+    "judgment_year", "respondent_state", "country_alpha2", "hudoc_decision_body",
+    "court_formation", "is_grand_chamber", "violated_articles", "violated_articles_count",
+    "y_amount_eur", "y_binary")
+
+
+def _numpy(table: pa.Table, name: str) -> np.ndarray:
+    return table.column(name).to_numpy()
+
+
+def _first_rows(values: pa.ChunkedArray) -> np.ndarray:
+    """Per row, the index of the first row holding the same value."""
+    codes = pc.dictionary_encode(values.combine_chunks()).indices.to_numpy()
+    _, first = np.unique(codes, return_index=True)
+    return first[codes]
+
+
+def _distinct_counts(lists: pa.ChunkedArray) -> np.ndarray:
+    """Per row, the number of distinct members of a list column (no nulls)."""
+    lists = lists.combine_chunks()
+    parents = pc.list_parent_indices(lists).to_numpy().astype(np.int64)
+    codes = pc.dictionary_encode(pc.list_flatten(lists)).indices.to_numpy()
+    width = int(codes.max(initial=0)) + 1
+    pairs = np.unique(parents * width + codes)  # one entry per distinct (row, member)
+    return np.bincount(pairs // width, minlength=len(lists))
+
+
+def _rule_masks(table: pa.Table) -> list[tuple[str, np.ndarray]]:
+    """``(column, rows breaking the rule)`` for each rule, in the order they are reported."""
+    every_row = np.arange(table.num_rows)
+    split, view = _numpy(table, "split"), _numpy(table, "test_view")
+    body, formation = _numpy(table, "hudoc_decision_body"), _numpy(table, "court_formation")
+    on_test = split == schema.SPLITS.index("test")
+    states = table.column("respondent_state").combine_chunks()
+    first_state = states.take(pa.array(_first_rows(table.column("country_alpha2"))))
+    return [
+        ("case_id", _first_rows(table.column("case_id")) != every_row),
+        ("y_binary", _numpy(table, "y_binary") != (_numpy(table, "y_amount_eur") > 0)),
+        ("violated_articles_count", _numpy(table, "violated_articles_count")
+         != _distinct_counts(table.column("violated_articles"))),
+        ("judgment_year", _numpy(table, "judgment_year")
+         != pc.year(table.column("judgment_date")).to_numpy()),
+        ("court_formation", body != formation),  # same index order in both value sets
+        ("is_grand_chamber", _numpy(table, "is_grand_chamber")
+         != (formation == schema.COURT_FORMATIONS.index("Grand Chamber"))),
+        ("respondent_state", pc.not_equal(states, first_state).to_numpy(zero_copy_only=False)),
+        ("test_view", on_test == (view == schema.TEST_VIEWS.index("not_applicable"))),
+        ("test_challenging_view", _numpy(table, "test_challenging_view") & ~on_test),
+    ]
+
+
+def _yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _state_message(row: dict) -> str:
+    return (f"value {row['respondent_state']!r} for country_alpha2 {row['country_alpha2']!r}, "
+            f"which line {row['known_line']} names {row['known_state']!r}; expected one state "
+            "per code")
+
+
+def _view_message(row: dict) -> str:
+    on_test = row["split"] == schema.SPLITS.index("test")
+    expected = "'ID' or 'OOD' on test" if on_test else "'not_applicable' off test"
+    return (f"value {schema.TEST_VIEWS[row['test_view']]!r} on split "
+            f"{schema.SPLITS[row['split']]!r}; expected {expected}")
+
+
+def _count_message(row: dict) -> str:
+    articles = row["violated_articles"]
+    return (f"value {row['violated_articles_count']} with violated_articles "
+            f"{';'.join(articles)!r}; expected the number of distinct codes, "
+            f"{len(set(articles))}")
+
+
+#: column → the problem of a row breaking its rule, from the row's values (and, for case_id,
+#: ``first_line``; for respondent_state, ``known_state`` and ``known_line``).
+_RULE_MESSAGES = {
+    "case_id": lambda row: (
+        f"value {quoted(row['case_id'])} repeats the case on line {row['first_line']}; expected "
+        "unique case ids"),
+    "y_binary": lambda row: (
+        f"value {row['y_binary']} with y_amount_eur {row['y_amount_eur']:g}; expected "
+        f"int(y_amount_eur > 0) = {int(row['y_amount_eur'] > 0)}"),
+    "violated_articles_count": _count_message,
+    "judgment_year": lambda row: (
+        f"value {row['judgment_year']} with judgment_date {row['judgment_date']}; expected "
+        f"{row['judgment_date'].year}"),
+    "court_formation": lambda row: (
+        f"value {schema.COURT_FORMATIONS[row['court_formation']]!r} with hudoc_decision_body "
+        f"{schema.DECISION_BODIES[row['hudoc_decision_body']]!r}; expected "
+        f"{schema.COURT_FORMATIONS[row['hudoc_decision_body']]!r}"),
+    "is_grand_chamber": lambda row: (
+        f"value {_yes_no(row['is_grand_chamber'])} with court_formation "
+        f"{schema.COURT_FORMATIONS[row['court_formation']]!r}; expected "
+        f"{_yes_no(row['court_formation'] == schema.COURT_FORMATIONS.index('Grand Chamber'))}"),
+    "respondent_state": _state_message,
+    "test_view": _view_message,
+    "test_challenging_view": lambda row: (
+        f"value 'yes' on split {schema.SPLITS[row['split']]!r}; expected 'no' outside test"),
+}
 
 
 def read_applicant_level(path: str | Path, case_ids: Sequence[str]) -> pa.Table:

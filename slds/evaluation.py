@@ -447,11 +447,12 @@ def _banner(counts: dict) -> str:
 def _report(data_dir: Path, prediction_files: list[Path], settings: EvaluationSettings,
             rows: datasets.Dataset, results: dict, counts: dict) -> Report:
     metrics = [m for m in METRIC_TITLES if m in next(iter(results.values()))]
+    data_fingerprint = fingerprint(list_files(data_dir))  # hashes every file: once per run
     provenance = {
         "courtbench": __version__, "split": settings.split, "n": rows.num_rows,
         "configs": list(settings.configs) if settings.configs else "inferred per file",
         "scope": counts["scope"], "failure_share": counts["failure_share"],
-        "data_fingerprint": fingerprint(list_files(data_dir)),
+        "data_fingerprint": data_fingerprint,
         "predictions_sha256": {p.stem: sha256_file(p) for p in prediction_files},
         "failed_predictions": counts["failed"], "empty_predictions": counts["empty"],
         "settings": {system: scores["_settings"] for system, scores in results.items()},
@@ -459,7 +460,8 @@ def _report(data_dir: Path, prediction_files: list[Path], settings: EvaluationSe
     }
     provenance["rerun"] = rerun_block(
         "slds", data_dir, {p.stem: p for p in prediction_files}, rerun_options(settings),
-        ("headnote_similarity", *(["headnote_judge"] if settings.judge else [])))
+        ("headnote_similarity", *(["headnote_judge"] if settings.judge else [])),
+        data_fingerprint=data_fingerprint)
     scope = "; ".join(f"{s}: {', '.join(c)}" for s, c in counts["scope"].items())
     return Report(f"SLDS evaluation — {settings.split}", provenance,
                   [_main_table(settings, results, counts, metrics),

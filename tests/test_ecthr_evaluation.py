@@ -323,3 +323,16 @@ def test_duplicate_json_keys_are_refused(tmp_path, data):
                      f'{{"case_id": "{first}", "case_id": "x", "prediction": 2}}\n]')
     with pytest.raises(SourceError, match=r"dup\.json, line 3, column 'case_id'.*twice"):
         read_system_predictions([array], data)
+
+
+def test_evaluate_computes_the_data_fingerprint_once(built, predictions, tmp_path, monkeypatch):
+    from fingerprint_calls import count_fingerprints
+
+    calls = count_fingerprints(monkeypatch)
+    assert main(["evaluate", "ecthr_npd", "--data", str(built), "--predictions",
+                 str(predictions / "zero.csv"), str(predictions / "train_median.csv"),
+                 "--out", str(tmp_path / "report"), "--resamples", "20", "--no-figures"]) == 0
+    assert len(calls) == 1
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert report["provenance"]["rerun"]["data_fingerprint"] == \
+        report["provenance"]["data"]["fingerprint"]

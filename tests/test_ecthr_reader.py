@@ -313,3 +313,30 @@ def test_non_ascii_digits_are_not_numbers(small_csv: Path, tmp_path: Path) -> No
     path = _mutated(small_csv, tmp_path, 4, "num_applicants", "٣")
     with pytest.raises(SourceError, match="an integer"):
         read_case_level(path)
+
+
+def test_the_first_bad_row_is_reported_when_a_later_row_repeats_an_earlier_bad_value(
+        small_csv: Path, tmp_path: Path) -> None:
+    # each distinct value is parsed once: the error must still name the first row holding a
+    # bad value, not the first row of the bad value met first
+    rows = _rows(small_csv)
+    column = rows[0].index("num_applicants")
+    rows[9][column], rows[4][column], rows[20][column] = "x", "y", "x"
+    with pytest.raises(SourceError) as caught:
+        read_case_level(_write(tmp_path / "bad.csv", rows))
+    assert "line 5" in str(caught.value) and "value 'y'" in str(caught.value)
+
+
+def test_the_earliest_row_breaking_any_rule_is_reported_before_a_later_row_breaking_an_earlier_rule(
+        small_csv: Path, tmp_path: Path) -> None:
+    rows = _rows(small_csv)
+    header = rows[0]
+    binary = header.index("y_binary")
+    train = _row_where(small_csv, "split", lambda v: v == "train")
+    later, earlier = train + 30, train  # y_binary is checked before test_challenging_view
+    rows[later][binary] = "1" if rows[later][binary] == "0" else "0"
+    rows[earlier][header.index("test_challenging_view")] = "yes"
+    with pytest.raises(SourceError) as caught:
+        read_case_level(_write(tmp_path / "bad.csv", rows))
+    message = str(caught.value)
+    assert f"line {earlier + 1}" in message and "test_challenging_view" in message

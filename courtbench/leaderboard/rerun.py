@@ -39,7 +39,8 @@ def metric_signature(options: Mapping[str, Any], modules: Iterable[str]) -> str:
 
 
 def rerun_block(dataset: str, data_dir: Path, predictions: Mapping[str, Path],
-                options: Mapping[str, Any], modules: Iterable[str]) -> dict[str, Any]:
+                options: Mapping[str, Any], modules: Iterable[str], *,
+                data_fingerprint: str | None = None) -> dict[str, Any]:
     """The provenance block that lets ``courtbench submit`` recompute a report.
 
     Args:
@@ -48,11 +49,15 @@ def rerun_block(dataset: str, data_dir: Path, predictions: Mapping[str, Path],
         predictions: system name → predictions file.
         options: every evaluation option that changes a number (JSON-serialisable).
         modules: names of the metric modules the evaluation used.
+        data_fingerprint: ``data_dir``'s fingerprint when the caller already computed it in
+            this run (it hashes every file of the folder); computed here otherwise.
     """
+    if data_fingerprint is None:
+        data_fingerprint = fingerprint(list_files(Path(data_dir)))
     return {
         "dataset": dataset,
         "data": str(Path(data_dir).resolve()),
-        "data_fingerprint": fingerprint(list_files(Path(data_dir))),
+        "data_fingerprint": data_fingerprint,
         "predictions": {name: {"path": str(Path(path).resolve()), "sha256": sha256_file(path)}
                         for name, path in predictions.items()},
         "options": dict(options),
