@@ -44,6 +44,8 @@ class Reply:
     tool_calls: Sequence[Mapping] | None = None
     drip: float = 0.0
     """seconds between single bytes of the body (a server dripping its answer)."""
+    header_drip: float = 0.0
+    """seconds between single bytes of the status line and headers (slow headers)."""
 
 
 @dataclass
@@ -124,7 +126,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(payload)))
             for name, value in reply.headers.items():
                 self.send_header(name, value)
-            self.end_headers()
+            if reply.header_drip:
+                self._drip_headers(reply.header_drip)
+            else:
+                self.end_headers()
             if reply.drip:
                 for index in range(len(payload)):
                     if fake._stopping.wait(reply.drip):
@@ -138,6 +143,17 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             with fake._lock:
                 fake._in_flight -= 1
+
+
+    def _drip_headers(self, seconds: float) -> None:
+        """Send the buffered status line and headers, and the blank line ending them, one
+        byte every ``seconds``."""
+        pending, self._headers_buffer = b"".join([*self._headers_buffer, b"\r\n"]), []
+        for index in range(len(pending)):
+            if self.server.fake._stopping.wait(seconds):
+                raise ConnectionResetError("server stopping")
+            self.wfile.write(pending[index:index + 1])
+            self.wfile.flush()
 
 
 class _Server(ThreadingHTTPServer):

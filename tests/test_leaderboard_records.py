@@ -11,6 +11,7 @@ import pytest
 from leaderboard_records import HOSTILE_REASONS, make_record, write_hostile_records, write_records
 
 from courtbench.leaderboard.results_schema import (
+    page_table,
     read_record_folder,
     shown,
     validate_result,
@@ -47,6 +48,24 @@ def test_interval_must_hold_the_value_and_be_set_on_both_sides():
     assert any("both numbers or both null" in p for p in validate_result(record))
     record["metrics"][0].update(ci_low=record["metrics"][0]["value"] + 1, ci_high=1e9)
     assert any("outside its interval" in p for p in validate_result(record))
+
+
+def test_each_record_is_placed_in_the_main_or_the_unofficial_table():
+    main = make_record("ecthr_npd", "main_llm", ERRORS)  # fingerprint "f" * 64, synthetic
+    accepted = {"ecthr_npd": {"f" * 64: "synthetic"}}
+    assert page_table(main, accepted) == ("main", None)
+    off_protocol = dict(main, leaderboard_table="unofficial",
+                        unofficial_reason="--resamples 2: the protocol needs at least 1,000")
+    assert validate_result(off_protocol) == []
+    assert page_table(off_protocol, accepted) == (
+        "unofficial", "--resamples 2: the protocol needs at least 1,000")
+    other_data = dict(main, data_fingerprint="a" * 64)  # marked main, data not accepted
+    table, reason = page_table(other_data, accepted)
+    assert table == "unofficial" and "data fingerprint aaaaaaaaaaaaaaaa… is not among" in reason
+    assert page_table(other_data, {"slds": {"a" * 64: "synthetic"}})[0] == "unofficial"
+    table, reason = page_table(main, {"ecthr_npd": {"f" * 64: "real"}})
+    assert table == "unofficial" and "as 'real' data" in reason
+    assert page_table(other_data, None) == ("main", None)  # the card declares nothing
 
 
 def test_the_mean_metric_is_recomputed_from_per_item_values_up_to_rounding():

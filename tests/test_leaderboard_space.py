@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from leaderboard_records import HOSTILE_REASONS, make_record, write_hostile_records, write_records
 
+from courtbench.leaderboard.folders import results_card
 from courtbench.leaderboard.results_schema import paired_bootstrap
 from courtbench.resources import package_path
 
@@ -19,6 +20,7 @@ gradio_client = pytest.importorskip("gradio_client", reason="needs the 'spaces' 
 
 pytestmark = pytest.mark.slow
 
+OFF_PROTOCOL = "--resamples 2: the protocol needs at least 1,000"
 RNG = np.random.default_rng(0)
 ERRORS = {"train_median": RNG.uniform(0, 100, 60), "big_llm": RNG.uniform(0, 60, 60),
           "small_llm": RNG.uniform(0, 90, 60)}
@@ -45,6 +47,14 @@ def page(tmp_path_factory):
         make_record("slds", "lead", [10.0, 20.0, 30.0], lower=False, reference=True,
                     family="baseline", grid=True),
     ])
+    write_records(folder, [
+        dict(make_record("ecthr_npd", "few_resamples", ERRORS["big_llm"] / 3),
+             leaderboard_table="unofficial", unofficial_reason=OFF_PROTOCOL),
+        dict(make_record("ecthr_npd", "own_data", ERRORS["big_llm"] / 4), data_fingerprint="a" * 64),
+    ])
+    (folder / "README.md").write_text(results_card({"ecthr_npd": {"f" * 64: "synthetic"},
+                                                    "slds": {"f" * 64: "synthetic"}}),
+                                      encoding="utf-8")
     (folder / "results" / "slds" / "broken.json").write_text('{"schema": "x"}\n')
     write_hostile_records(folder, big)
     port = _free_port()
@@ -104,6 +114,23 @@ def test_table_ranks_by_the_primary_metric_and_marks_references(page):
     assert headers[:2] == ["rank", "system"] and [row[0] for row in result["data"]] == [1, 2, 3, 4]
     assert "MAE ↓" in headers and "ID MAE ↓" in headers and "MAE ↓ CI low" in headers
     assert note == "4 system(s)."
+
+
+def test_unofficial_and_unaccepted_records_are_only_in_the_labelled_unofficial_table(page):
+    main_systems = _systems(_table(page)[0])
+    assert "few_resamples" not in main_systems and "own_data" not in main_systems
+    table, note = page.predict(api_name="/unofficial_ecthr_npd")
+    table = _value(table)
+    rows = {row[0]: dict(zip(table["headers"], row, strict=True)) for row in table["data"]}
+    assert list(rows) == ["own_data", "few_resamples"]  # MAE better first, not ranked
+    assert "rank" not in table["headers"]
+    reason = "why unofficial (what differs)"
+    assert rows["few_resamples"][reason] == OFF_PROTOCOL
+    assert rows["few_resamples"]["data fingerprint"] == "f" * 16 + "…"
+    assert "data fingerprint aaaaaaaaaaaaaaaa… is not among the accepted" in rows["own_data"][reason]
+    assert note.startswith("2 system(s), not ranked")
+    empty, note = page.predict(api_name="/unofficial_slds")
+    assert not [row for row in _value(empty)["data"] if any(row)] and note == "No unofficial records."
 
 
 def test_table_sorting_search_columns_and_filters(page):

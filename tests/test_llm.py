@@ -375,6 +375,19 @@ def test_a_server_dripping_bytes_is_cut_at_the_timeout_of_the_whole_attempt():
     assert elapsed < 4  # the body alone would take ~10 s
 
 
+def test_a_server_sending_its_headers_byte_by_byte_is_cut_at_the_timeout_and_retried():
+    with FakeChatServer(lambda request, attempt: Reply("slow headers", header_drip=0.2)) as server:
+        started = time.monotonic()
+        summary = run_chat(_requests(1), _config(server.url, timeout=1.0, max_retries=1),
+                           progress=False)
+        elapsed = time.monotonic() - started
+        attempts_seen = len(server.requests)
+    assert summary.failures_by_kind == {"timeout": 1}
+    assert "whole attempt" in summary.results[0].error
+    assert "gave up after 2 attempts" in summary.results[0].error and attempts_seen == 2
+    assert elapsed < 10  # guard against hanging: the headers alone would take ~30 s
+
+
 # ----------------------------------------------------------------------------- errors that tell the truth
 
 

@@ -1,49 +1,420 @@
-"""The README's pipeline block runs as written (on a tiny synthetic build, publish dry-run)."""
+"""Every shell and Python example of README.md runs as written, offline, or is listed with
+the reason it cannot.
+
+The fenced ```bash / ```sh / ```shell / ```console (its ``$ `` lines) and ```python blocks
+are read in order. A shell command is one line (``\\`` continuations joined, comments
+dropped, ``[optional]`` parts dropped) run in a fresh copy of one workspace prepared once per
+module: tiny synthetic builds of both benchmarks, their baseline predictions and reports,
+and a results folder seeded from them; a scripted chat server on 127.0.0.1 stands in for
+every LLM endpoint. ``courtbench`` commands run in-process (``courtbench.cli.main``), other
+commands through bash with this interpreter's bin folder first on PATH.
+
+What differs from the README's text is written down here: :data:`SUBSTITUTIONS` (a real
+release path, endpoints, sizes made small), :data:`STAND_INS` (files a command reads that
+come from a command not run here), :data:`PATCHED` (a slow check covered elsewhere) and
+:data:`NOT_RUN` (commands that cannot run offline or in a test, each with the reason). A README command in none of them is run; a command of a
+tool this file does not know fails the test, and so does an entry no README command uses.
+"""
 
 from __future__ import annotations
 
+import fnmatch
 import glob
+import hashlib
+import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from fake_chat_server import FakeChatServer, Reply, judgement
 
 from courtbench.cli import main
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+SHELL_LANGUAGES = ("bash", "sh", "shell", "console")
+LLM = "http://127.0.0.1:{port}/v1"  # the scripted server; {port} is filled in at run time
+
+#: Command prefixes (whitespace collapsed, before ``[optional]`` parts are dropped) → why the
+#: command is not run here. Commands of the same tool not listed here are run.
+NOT_RUN = {
+    "make demo": "builds both full-size synthetic stand-ins (minutes); `courtbench demo` "
+                 "is run by tests/test_command_demo.py",
+    "make test": "the test suite itself",
+    "make spaces": "serves every Space and screenshots it with Chromium (tests/"
+                   "test_spaces_browser.py serves the pages)",
+    "make bench": "timing benchmarks (benchmarks/), not a check",
+    "make lint": "ruff and the complexity gate, not a behaviour",
+    "git clone": "needs the network and the repository's address",
+    "pip install": "installs from a package index (network)",
+    "python -m build": "builds the wheel; tests/test_wheel_smoke.py builds and installs one",
+    "vllm serve": "starts a GPU model server; the scripted server stands in for it",
+    "accelerate launch": "launches training on 4 GPUs",
+    "torchrun": "launches training on several GPUs / machines",
+    "python -m courtbench.spaces": "needs headless Chromium; tests/test_spaces_browser.py",
+    "cd metrics/npd_regression && python app.py": "serves the page until it is stopped; "
+                                                   "tests/test_spaces_pages.py serves it",
+    "courtbench train": "needs model weights (models/…) and the train extra; tests/"
+                        "test_train_ecthr.py and test_train_slds.py train tiny models",
+    "courtbench generate slds --data built/slds --config all --split test --shots 0 "
+    "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
+    "courtbench predict ecthr_npd --data built/ecthr_npd --base-url http://127.0.0.1:8000/v1 "
+    "--model Qwen/Qwen2.5-7B-Instruct --prompt react": "its --knowledge-base my_modules/ is "
+        "the reader's own folder; the agent runs against a scripted ReAct model in "
+        "tests/test_ecthr_agent.py",
+    "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/dense": "needs the "
+        "embedding model models/bge-m3 (tests/test_ecthr_text_baselines.py uses a tiny one)",
+    "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/sparse": "needs the "
+        "embedding model models/bge-m3",
+    "courtbench submit report/ --repo-id ORG/courtbench-results [--system": "opens a pull "
+        "request on the Hub (its --dry-run twin above is run)",
+    "courtbench submit report/ --repo-id ORG/courtbench-results --unofficial": "opens a pull "
+        "request on the Hub (tests/test_leaderboard.py runs --unofficial --dry-run)",
+    "courtbench publish results/ --repo-id": "uploads to the Hub",
+    "courtbench publish space/ --repo-id": "uploads to the Hub",
+    "courtbench publish built/ecthr_npd --repo-id ORG/ecthr_npd [--private]": "uploads to "
+        "the Hub (its --dry-run twin is run)",
+    'courtbench publish "$(courtbench metrics path npd_regression)"': "uploads to the Hub "
+        "(tests/test_publish.py plans metric folders)",
+}
+
+#: ``(pattern, replacement, why)``: regular expressions applied in order to a shell command
+#: (after ``[optional]`` parts are dropped), or to a Python block.
+SUBSTITUTIONS = [
+    (r"^courtbench build ecthr_npd --source case_level\.csv --out built/ecthr_npd$",
+     "courtbench build ecthr_npd --synthetic --n 200 --out built/ecthr_npd",
+     "the pipeline's `# or --synthetic`: a build of the release grants no licence, so the "
+     "block's publish --dry-run refuses it (README, Publishing)"),
+    (r"\.\./shared/data/ecthr_npd/case_level\.csv", "case_level.csv",
+     "the real release → the workspace's synthetic file in the release's format"),
+    (r"^(courtbench build ecthr_npd --synthetic)", r"\1 --n 200", "a tiny stand-in"),
+    (r"--recompute", "--recompute --id-size 20", "an ID view that fits 300 cases"),
+    (r"--decisions 20000", "--decisions 60", "a tiny stand-in"),
+    (r"^(courtbench baselines ecthr_npd .*)$", r"\1 --systems zero,train_median",
+     "the two fastest baselines (the others: tests/test_ecthr_baselines.py)"),
+    (r"^(courtbench evaluate ecthr_npd .*)$", r"\1 --no-figures",
+     "figures are tested elsewhere (tests/test_ecthr_figures.py)"),
+    (r"https?://(127\.0\.0\.1|localhost):(8000|11434)/v1|https://api\.openai\.com/v1", LLM,
+     "the scripted chat server instead of vLLM / Ollama / OpenAI"),
+    (r"^(courtbench submit report/ --repo-id ORG/courtbench-results --dry-run)$",
+     r"\1 --results-folder accepted/",
+     "the accepted data from a local results folder instead of the Hub"),
+    (r"^(courtbench publish --all --org ORG --datasets-dir built)$", r"\1 --dry-run",
+     "the plan only (the README offers --dry-run)"),
+    (r'"ORG/ecthr_npd"', '"built/ecthr_npd"', "the built folder instead of the Hub copy"),
+    (r"bertscore=True", "bertscore=False", "BERTScore downloads a model"),
+]
+
+#: What is replaced inside courtbench while the examples run: attribute → (stand-in, why).
+PATCHED = {
+    "courtbench.publish.checks.metric_load_problems": (
+        lambda folder, uploaded, **options: [],
+        "publish --all plans every metric module and loads each in a fresh offline "
+        "subprocess (minutes); that check runs in tests/test_publish.py and "
+        "tests/test_spaces_static.py"),
+}
+
+#: Files in the workspace that README commands read but that come from a command this file
+#: does not run (see NOT_RUN): path → what stands in for it.
+STAND_INS = {
+    "preds/agent.csv": "the train_median baseline (for the agent's file)",
+    "preds/llm_few_shot.csv": "the zero baseline (for the LLM's file, when the block "
+                              "that writes it is not run first)",
+    "runs/modernbert/predictions/modernbert.csv": "the zero baseline (for a trained model's)",
+}
+
+#: Names the Python examples use without defining them → small values that fit them.
+PYTHON_NAMESPACE = {
+    "p": [0.0, 1000.0, 5000.0, 40000.0], "y": [0.0, 1500.0, 5000.0, 60000.0],
+    "p1": [0.0, 1000.0, 5000.0, 40000.0], "p2": [10.0, 3000.0, 0.0, 20000.0],
+    "articles": ["3", "5", "3", "6"],
+    "sources": ["Der Beschwerdeführer rügt eine Verletzung von Art. 8 BV. Das Gericht "
+                "prüft die Rechtsgleichheit."] * 3,
+    "summaries": ["Art. 8 BV; Rechtsgleichheit."] * 3,
+    "source_languages": ["de"] * 3, "summary_languages": ["de"] * 3,
+    "generated": ["Art. 8 BV; Rechtsgleichheit.", "Art. 9 Cst.; arbitraire."],
+    "gold": ["Art. 8 BV; Rechtsgleichheit (E. 2).", "Art. 9 Cst.; arbitraire (consid. 3)."],
+    "headnote_langs": ["de", "fr"], "decision_langs": ["de", "fr"],
+}
+
+#: After the block whose commands start so, these files must exist (what the block promises).
+PROMISED = {"courtbench build ecthr_npd --source case_level.csv --out built/ecthr_npd":
+            ["reports/ecthr_npd/report.md"]}
+
+FACTS = ("The applicant was born in 1961 and lives in Vilnius. He was arrested in 2005 and "
+         "detained for 48 hours; the District Court heard 12 witnesses.")
 
 
-def pipeline_block() -> list[str]:
-    """The command lines of the first ```bash block under "## The pipeline"."""
+# ----------------------------------------------------------------------------- README reading
+
+
+def fenced_blocks(text: str) -> list[tuple[int, str, str]]:
+    """``(first line, language, body)`` of each fenced block of ``text``."""
+    return [(text[:m.start()].count("\n") + 1, m.group(1), m.group(2))
+            for m in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)]
+
+
+def _without_comment(line: str) -> str:
+    """``line`` up to a ``#`` that starts a shell comment (outside quotes, after a blank)."""
+    quote = None
+    for index, char in enumerate(line):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1].isspace()):
+            return line[:index]
+    return line
+
+
+def shell_commands(language: str, body: str) -> list[str]:
+    """The command lines of a shell block: continuations joined, comments dropped,
+    whitespace collapsed; in a ``console`` block only the ``$ `` lines."""
+    lines = body.splitlines()
+    if language == "console":
+        lines = [line[2:] for line in lines if line.startswith("$ ")]
+    joined = "\n".join(lines).replace("\\\n", " ")
+    return [" ".join(_without_comment(line).split()) for line in joined.splitlines()
+            if _without_comment(line).strip()]
+
+
+def readme_blocks() -> list[tuple[int, str, str]]:
+    return [b for b in fenced_blocks(README.read_text(encoding="utf-8"))
+            if b[1] in SHELL_LANGUAGES or b[1] == "python"]
+
+
+def not_run_reason(command: str) -> str | None:
+    return next((why for prefix, why in NOT_RUN.items() if command.startswith(prefix)), None)
+
+
+def without_optional_parts(command: str) -> str:
+    """``command`` without its ``[optional]`` parts (nested ones included)."""
+    previous = None
+    while previous != command:
+        previous, command = command, re.sub(r"\s*\[[^\[\]]*\]", "", command)
+    return command
+
+
+def substituted(text: str, port: int) -> str:
+    """``text`` with :data:`SUBSTITUTIONS` applied and the scripted server's port."""
+    for pattern, replacement, _ in SUBSTITUTIONS:
+        text = re.sub(pattern, replacement, text, flags=re.M)
+    return text.replace("{port}", str(port))
+
+
+def runnable_form(command: str, port: int) -> str:
+    """``command`` as run here: ``[optional]`` parts dropped, :data:`SUBSTITUTIONS` applied."""
+    return substituted(without_optional_parts(command), port)
+
+
+# ----------------------------------------------------------------------------- the workspace
+
+
+def _cli(*argv: str) -> None:
+    assert main(list(argv)) == 0, argv
+
+
+def _reviewed_facts(case_level: Path, out: Path) -> None:
+    from ecthr_npd.facts import ACCEPTED
+    from ecthr_npd.reader import read_case_level
+
+    with out.open("w", encoding="utf-8") as handle:
+        for case_id in read_case_level(case_level).column("case_id").to_pylist():
+            handle.write(json.dumps({
+                "case_id": case_id, "facts_text": FACTS, "review_status": ACCEPTED,
+                "source_document_sha256": hashlib.sha256(case_id.encode()).hexdigest(),
+                "source_anchor": "FACTS paragraphs 1-20"}) + "\n")
+
+
+def _slds_rows(built: Path) -> pa.Table:
+    """Every row of the built SLDS folder's default config (the published long rows)."""
+    return pa.concat_tables(pq.read_table(path) for path in
+                            sorted((built / "data" / "default").glob("*.parquet")))
+
+
+def _entscheidsuche_responses(rows: pa.Table, out: Path) -> None:
+    """One entscheidsuche.ch search response per decision of ``rows``: a BGE hit with the
+    decision text and its headnotes (``abstract``)."""
+    out.mkdir()
+    decisions: dict[str, dict] = {}
+    for row in rows.to_pylist():
+        decision = decisions.setdefault(row["decision_id"], {**row, "abstract": {}})
+        decision["abstract"][row["headnote_language"]] = "Regeste\n<br>" + row["headnote"]
+    for index, decision in enumerate(decisions.values()):
+        source = {"date": f"{decision['year']}-03-01", "hierarchy": ["CH", "CH_BGE"],
+                  "reference": [f"BGE {decision['year'] - 1874} {decision['volume']} {index + 1}"],
+                  "language": decision["decision_language"], "abstract": decision["abstract"],
+                  "attachment": {"content": decision["decision"],
+                                 "content_url": f"https://example.org/{index}.html"}}
+        hit = {"_id": f"CH_BGE_{index}", "_index": "entscheidsuche.v2-ch_bge", "_source": source}
+        (out / f"response_{index}.json").write_text(
+            json.dumps({"took": 1, "hits": {"hits": [hit]}}), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory, monkeypatch_module) -> Path:
+    """The folder every block starts from (copied per block)."""
+    from ecthr_npd.synthetic import write_synthetic
+
+    root = tmp_path_factory.mktemp("readme") / "workspace"
+    root.mkdir()
+    monkeypatch_module.chdir(root)
+    write_synthetic(root / "case_level.csv", n=300, seed=2)
+    _cli("build", "ecthr_npd", "--synthetic", "--n", "200", "--out", "built/ecthr_npd")
+    _cli("build", "slds", "--synthetic", "--decisions", "60", "--seed", "0", "--out", "built/slds")
+    _cli("baselines", "ecthr_npd", "--data", "built/ecthr_npd", "--out", "preds/ecthr_npd",
+         "--systems", "zero,train_median")
+    _cli("baselines", "slds", "--data", "built/slds", "--out", "preds/slds")
+    _cli("evaluate", "ecthr_npd", "--data", "built/ecthr_npd", "--predictions",
+         *sorted(glob.glob("preds/ecthr_npd/*.csv")), "--out", "ecthr_report", "--no-figures")
+    _cli("evaluate", "slds", "--data", "built/slds", "--predictions",
+         *sorted(glob.glob("preds/slds/*.jsonl")), "--out", "slds_report")
+    _cli("leaderboard", "init", "accepted", "--reference-report", "ecthr_report",
+         "--reference-report", "slds_report")
+    shutil.copytree("preds/ecthr_npd", "preds/baselines", ignore=shutil.ignore_patterns("*.json"))
+    shutil.copyfile("preds/ecthr_npd/train_median.csv", "preds/agent.csv")
+    shutil.copyfile("preds/ecthr_npd/zero.csv", "preds/llm_few_shot.csv")
+    Path("runs/modernbert/predictions").mkdir(parents=True)
+    shutil.copyfile("preds/ecthr_npd/zero.csv", "runs/modernbert/predictions/modernbert.csv")
+    shutil.copyfile("preds/slds/lead.jsonl", "preds.jsonl")
+    _reviewed_facts(root / "case_level.csv", root / "reviewed_facts.jsonl")
+    rows = _slds_rows(root / "built" / "slds")
+    pq.write_table(rows, root / "slds.parquet")
+    _entscheidsuche_responses(rows, root / "responses")
+    return root
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def _answer(request: dict, attempt: int) -> Reply:
+    """The scripted model: a judge verdict, an ECtHR award, or a headnote."""
+    text = "\n".join(str(m.get("content")) for m in request["messages"])
+    if "Generated headnote, as a JSON string:" in text:
+        return Reply(judgement([3, 2, 3, 2, 3]))
+    if "EUR" in text or "award" in text.lower():
+        return Reply(json.dumps({"award_eur": 4000}))
+    return Reply("Art. 8 BV; Rechtsgleichheit (E. 2).")
+
+
+@pytest.fixture(scope="module")
+def llm_server():
+    with FakeChatServer(_answer) as server:
+        yield server
+
+
+# ----------------------------------------------------------------------------- running
+
+
+def _free_copied_output(argv: list[str], copied: set[str]) -> None:
+    """Remove the workspace's copy at ``--out`` before a command writes there: courtbench
+    replaces only outputs written at that very path, and a copy is not (in the reader's own
+    folder the earlier command wrote it there)."""
+    if "--out" not in argv[:-1]:
+        return
+    out = os.path.normpath(argv[argv.index("--out") + 1])
+    if out in copied:
+        copied.discard(out)
+        shutil.rmtree(out) if Path(out).is_dir() else Path(out).unlink()
+
+
+def _run_shell(command: str, folder: Path, copied: set[str]) -> None:
+    if command.startswith("courtbench ") and not re.search(r"[$|&;<>`\"']", command):
+        argv = []
+        for word in shlex.split(command)[1:]:
+            argv += sorted(glob.glob(word)) or [word] if "*" in word else [word]
+        _free_copied_output(argv, copied)
+        assert main(argv) == 0, command
+        return
+    bin_folder = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_folder + os.pathsep + os.environ.get("PATH", ""),
+           "PYTHONPATH": str(README.parent), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    done = subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+
+
+def _block_id(block: tuple[int, str, str]) -> str:
+    return f"README.md:{block[0]}:{block[1]}"
+
+
+@pytest.mark.parametrize("block", readme_blocks(), ids=_block_id)
+def test_readme_example_runs(block, workspace, llm_server, tmp_path, monkeypatch, capsys):
+    line, language, body = block
+    folder = tmp_path / "w"
+    shutil.copytree(workspace, folder, symlinks=True)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-readme-test-not-a-key")
+    for attribute, (stand_in, _) in PATCHED.items():
+        monkeypatch.setattr(attribute, stand_in)
+    port = int(llm_server.url.rsplit(":", 1)[1].split("/")[0])
+    if language == "python":
+        source = substituted(body, port)
+        exec(compile(source, f"README.md:{line}", "exec"), dict(PYTHON_NAMESPACE))  # noqa: S102
+        return
+    commands = shell_commands(language, body)
+    ran = [c for c in commands if not_run_reason(c) is None]
+    if not ran:
+        reasons = "; ".join(sorted({not_run_reason(c) for c in commands}))
+        pytest.skip(f"README.md:{line}: nothing here runs offline ({reasons})")
+    copied = {os.path.relpath(path, workspace) for path in glob.glob(f"{workspace}/**",
+                                                                      recursive=True)}
+    for command in ran:
+        _run_shell(runnable_form(command, port), folder, copied)
+        capsys.readouterr()
+    for promised in PROMISED.get(commands[0], []):
+        assert (folder / promised).is_file(), promised
+
+
+#: Commands run here (any other tool must be in NOT_RUN).
+KNOWN_TOOLS = ("courtbench ", "python -c ")
+
+
+def unlisted(commands: list[str]) -> list[str]:
+    """Commands neither of a tool run here nor in :data:`NOT_RUN`."""
+    return [c for c in commands if not_run_reason(c) is None and not c.startswith(KNOWN_TOOLS)]
+
+
+def test_a_new_example_of_an_unknown_tool_is_caught_and_console_output_is_not_a_command():
+    commands = shell_commands("bash", "docker run courtbench  # new\npip install x\n"
+                                      "courtbench metrics \\\n    list\n")
+    assert commands == ["docker run courtbench", "pip install x", "courtbench metrics list"]
+    assert unlisted(commands) == ["docker run courtbench"]
+    assert shell_commands("console", "$ courtbench metrics list\nnpd_regression ...\n") == [
+        "courtbench metrics list"]
+
+
+def test_every_readme_command_is_run_or_listed_with_its_reason():
+    commands = [c for _, language, body in readme_blocks() if language != "python"
+                for c in shell_commands(language, body)]
+    unknown = unlisted(commands)
+    assert not unknown, ("README commands neither run here nor listed in NOT_RUN (add the "
+                         "reason): " + "; ".join(unknown))
+    unused = [prefix for prefix in NOT_RUN if not any(c.startswith(prefix) for c in commands)]
+    assert not unused, f"NOT_RUN entries no README command uses any more: {unused}"
+    sources = [body for _, language, body in readme_blocks() if language == "python"]
+    sources += [without_optional_parts(c) for c in commands if not_run_reason(c) is None]
+    unused = [pattern for pattern, _, _ in SUBSTITUTIONS
+              if not any(re.search(pattern, source, re.M) for source in sources)]
+    assert not unused, f"SUBSTITUTIONS no README example uses any more: {unused}"
+    words = {word for c in commands for word in c.split()}
+    missing = [path for path in STAND_INS if not any(fnmatch.fnmatch(path, w) for w in words)]
+    assert not missing, f"STAND_INS no README command reads: {missing}"
+
+
+def test_the_pipeline_block_is_build_verify_baselines_evaluate_publish():
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## The pipeline"):]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
-    return [line.split("#", 1)[0].strip() for line in block.splitlines()
-            if line.strip() and not line.startswith("#")]
-
-
-def _argv(line: str, cwd: Path) -> list[str]:
-    words = shlex.split(line)
-    assert words[0] == "courtbench", line
-    words = words[1:]
-    if words[:2] == ["build", "ecthr_npd"]:  # the tiny synthetic stand-in, not the release
-        at = words.index("--source")
-        words[at:at + 2] = ["--synthetic", "--n", "200"]
-    if words[0] == "baselines":
-        words += ["--systems", "zero,train_median"]
-    if words[0] == "evaluate":
-        words += ["--no-figures"]
-    expanded = []
-    for word in words:
-        matches = sorted(glob.glob(str(cwd / word))) if "*" in word else []
-        expanded += [str(Path(m)) for m in matches] or [
-            str(cwd / word) if "/" in word and not word.startswith("ORG/") else word]
-    return expanded
-
-
-def test_the_readme_pipeline_block_runs_on_a_tiny_synthetic_build(tmp_path, capsys):
-    lines = pipeline_block()
-    assert [shlex.split(line)[1] for line in lines] == ["build", "verify", "baselines",
-                                                       "evaluate", "publish"]
-    for line in lines:
-        assert main(_argv(line, tmp_path)) == 0, (line, capsys.readouterr().err)
-    assert (tmp_path / "reports" / "ecthr_npd" / "report.md").is_file()
+    assert [shlex.split(c)[1] for c in shell_commands("bash", block)] == [
+        "build", "verify", "baselines", "evaluate", "publish"]
+    assert shell_commands("bash", block)[0] in PROMISED

@@ -1,5 +1,6 @@
 """The pages in a real (headless) browser: the judge page keeps no API key anywhere after a
-reload, and the leaderboard renders hostile record text as text after a hostile-records run.
+reload, and the leaderboard renders hostile record text as text after a hostile-records run
+and shows unofficial records only in their labelled table.
 Skipped, with the reason, when Chromium is not installed."""
 
 from __future__ import annotations
@@ -60,7 +61,10 @@ def hostile_leaderboard(tmp_path):
     big = make_record("ecthr_npd", "big_llm", list(errors))
     write_records(folder, [big, dict(big, system="twin", model_name="<img src=x onerror=alert(1)>"),
                            make_record("slds", "lead", [10.0, 20.0, 30.0], lower=False,
-                                       grid=True)])
+                                       grid=True),
+                           dict(make_record("ecthr_npd", "off_protocol", list(errors / 2)),
+                                leaderboard_table="unofficial",
+                                unofficial_reason="--resamples 2: the protocol needs 1,000")])
     write_hostile_records(folder, big)
     port = free_port()
     env = {**page_environment(port), "RESULTS_DIR": str(folder)}
@@ -83,6 +87,10 @@ def test_leaderboard_renders_hostile_record_text_as_text(hostile_leaderboard):
         text = browser.evaluate("document.body.innerText")
         assert "courtbench leaderboard" in text and "big_llm" in text
         assert "<img src=x onerror=alert(1)>" in text  # shown, as text
+        ranked, label, labelled = text.partition("Not part of the ranking above")
+        assert label and "Unofficial data / non-protocol options" in ranked  # its heading
+        assert "off_protocol" not in ranked  # the main table, above the labelled one
+        assert "off_protocol" in labelled and "--resamples 2: the protocol needs 1,000" in labelled
         images = browser.evaluate("[...document.querySelectorAll('img')].map(i => "
                                   "i.getAttribute('src'))")
         assert "x" not in images, images

@@ -19,9 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from courtbench.errors import CourtbenchError
+from courtbench.leaderboard.results_schema import ACCEPTED_KEY  # the Space reads it too
 
-#: Card key of the results dataset that lists the accepted data fingerprints.
-ACCEPTED_KEY = "courtbench_accepted_data"
 #: ``leaderboard_table`` values: records scored on accepted data with the protocol's
 #: options, and everything submitted with ``--unofficial``.
 MAIN_TABLE, UNOFFICIAL_TABLE = "main", "unofficial"

@@ -98,6 +98,9 @@ COMPARABILITY_FIELDS: dict[str, tuple[type, bool]] = {
 }
 LEADERBOARD_TABLES = ("main", "unofficial")
 FIELDS.update(COMPARABILITY_FIELDS)
+#: Card key of the results dataset that lists its accepted data: ``{benchmark: {data
+#: fingerprint: data_kind}}`` (read by ``courtbench submit`` and by the leaderboard Space).
+ACCEPTED_KEY = "courtbench_accepted_data"
 
 #: ``datasets`` features of a record, written into the results repository's card.
 FEATURES_YAML: list[dict] = (
@@ -397,6 +400,32 @@ def record_path(record: dict) -> str:
 def dumps_record(record: dict) -> str:
     """The file text of a record: one line of strict JSON (datasets reads it as one row)."""
     return json.dumps(record, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+
+
+def page_table(record: dict, accepted: dict | None) -> tuple[str, str | None]:
+    """``(leaderboard_table, reason)`` of the table the leaderboard page shows a valid record in.
+
+    The record's own ``leaderboard_table`` and ``unofficial_reason``, except that a ``main``
+    record whose data the results dataset does not accept goes to ``unofficial`` with the
+    fingerprint named — ``courtbench submit`` refuses such a record without ``--unofficial``,
+    so only a record that bypassed it lands there.
+
+    Args:
+        record: a record :func:`validate_result` accepts.
+        accepted: the card's :data:`ACCEPTED_KEY` (``{benchmark: {fingerprint:
+            data_kind}}``), or ``None`` when the card declares none (nothing is moved).
+    """
+    if record["leaderboard_table"] != "main" or accepted is None:
+        return record["leaderboard_table"], record["unofficial_reason"]
+    fingerprint, pinned = record["data_fingerprint"], accepted.get(record["benchmark"]) or {}
+    if fingerprint not in pinned:
+        return "unofficial", (f"data fingerprint {fingerprint[:16]}… is not among the accepted "
+                              f"{record['benchmark']} data of the results dataset")
+    if pinned[fingerprint] != record["data_kind"]:
+        return "unofficial", (f"data_kind {record['data_kind']!r}, but the results dataset "
+                              f"accepts fingerprint {fingerprint[:16]}… as "
+                              f"{pinned[fingerprint]!r} data")
+    return "main", None
 
 
 def primary_metric(record: dict) -> dict:

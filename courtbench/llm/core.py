@@ -689,7 +689,8 @@ def scrub(text: str, secrets: Sequence[str | None] = ()) -> str:
 
 
 class _AttemptError(Exception):
-    """An attempt failed while its body was read (``kind``: timeout, too_large, connection)."""
+    """An attempt failed while its body was read or ran past its deadline (``kind``:
+    timeout, too_large, connection)."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
@@ -732,13 +733,43 @@ def _location_host(response) -> str:
         return repr(_short(location, 80))
 
 
+def _within_deadline(exchange: Callable[[], tuple], deadline: float, timeout: float) -> tuple:
+    """``exchange()`` run in a daemon thread and abandoned at ``deadline`` (monotonic
+    seconds): httpx's timeouts bound each socket operation, not their sum, so a server
+    sending its status line and headers byte by byte would otherwise hold the attempt
+    forever. An abandoned exchange ends by itself (its body read checks the same deadline;
+    otherwise at the server's close or httpx's per-read timeout) and its result is dropped.
+    Exceptions of ``exchange`` propagate; abandonment raises a ``timeout`` _AttemptError."""
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = exchange()
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run, name="courtbench-llm-attempt", daemon=True)
+    worker.start()
+    worker.join(max(0.0, deadline - time.monotonic()))
+    if worker.is_alive():
+        raise _AttemptError("timeout", f"timed out after {timeout:g} s (whole attempt)")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def _attempt(client: openai.OpenAI, body: Mapping, timeout: float, max_answer_chars: int) -> RequestOutcome:
-    """One HTTP attempt, read whole within ``timeout`` seconds of wall clock, then the
-    boundary check. openai errors propagate (classified by :func:`_classify`)."""
+    """One HTTP attempt — connect, response headers and body — within ``timeout`` seconds
+    of wall clock, then the boundary check. openai errors propagate (classified by
+    :func:`_classify`)."""
     deadline = time.monotonic() + timeout
-    with client.chat.completions.with_streaming_response.create(**body, timeout=timeout) as response:
-        http = response.http_response
-        payload = _read_body(response, deadline, 6 * max_answer_chars + 2**20, timeout)
+
+    def exchange() -> tuple:
+        with client.chat.completions.with_streaming_response.create(**body, timeout=timeout) as response:
+            return response.http_response, _read_body(response, deadline,
+                                                      6 * max_answer_chars + 2**20, timeout)
+
+    http, payload = _within_deadline(exchange, deadline, timeout)
     problem = _redirect_problem(http.history)
     if problem is not None:
         return RequestOutcome(None, problem, 1, "http")

@@ -8,7 +8,10 @@ listed (as text) under "Refused files"; no record can stop the page. "Reload res
 the results again (a new download of the repository).
 
 Per benchmark the page has a ranked table (rank, ↑/↓ per metric, search, column chooser,
-numeric sorting better-first, model links from the record, dates), the grid of a
+numeric sorting better-first, model links from the record, dates) of the records scored with
+the protocol's options on the accepted data, below it a separate, labelled table "Unofficial
+data / non-protocol options" (records submitted with ``--unofficial``, and any record whose
+data fingerprint the results dataset's card does not accept, each with what differs), the grid of a
 two-dimensional breakdown (axis names from ``grid_axes`` of this folder's README.md), and a
 paired bootstrap verdict for two different systems scored on the same data. Tabs "Submit" and
 "About" say how rows get here and what the protocol is. The page names no benchmark: columns,
@@ -29,10 +32,19 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the sibling validator, also when imported as a package module
 
-from results_schema import paired_bootstrap, primary_metric, read_record_folder  # noqa: E402
+from results_schema import (  # noqa: E402
+    ACCEPTED_KEY,
+    page_table,
+    paired_bootstrap,
+    primary_metric,
+    read_record_folder,
+)
 
 IDENTITY = ["rank", "system", "family", "model", "link", "size (B)", "selection", "data", "date"]
 ORDERS = ["better first", "worse first"]
+UNOFFICIAL_LABEL = "Unofficial data / non-protocol options"
+REASON_COLUMN = "why unofficial (what differs)"
+FINGERPRINT_COLUMN = "data fingerprint"
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}$")
 _URL = re.compile(r"^https://[A-Za-z0-9.\-]{1,253}(/[A-Za-z0-9._~/\-]{0,300})?$")
 SUBMIT = """
@@ -45,7 +57,9 @@ SUBMIT = """
 4. Open the pull request: `courtbench submit report/ --repo-id RESULTS_REPO
    [--system NAME] [--family NAME]`. `submit` re-scores the report from its predictions and
    refuses it when the data fingerprint, a prediction file's hash, the metric signature or any
-   number differs.
+   number differs. A report scored off the protocol's options or on data the results dataset
+   does not accept is refused too, unless `--unofficial` sends it to the benchmark's labelled
+   "Unofficial data / non-protocol options" table (never ranked with the main table).
 5. Once the pull request is merged into the results dataset, press **Reload results** here.
 
 `courtbench leaderboard check RESULTS_DIR` runs the validation this page runs on every record.
@@ -63,19 +77,50 @@ def results_folder() -> Path:
         raise RuntimeError("no results: set RESULTS_DIR or RESULTS_REPO, or add results_repo.txt")
     from huggingface_hub import snapshot_download
 
-    return Path(snapshot_download(repo, repo_type="dataset", allow_patterns=["results/**"]))
+    return Path(snapshot_download(repo, repo_type="dataset",
+                                  allow_patterns=["results/**", "README.md"]))
+
+
+def accepted_data(folder: Path) -> dict | None:
+    """The accepted data ``{benchmark: {fingerprint: data_kind}}`` declared by the results
+    folder's card (``README.md`` front matter, key ``courtbench_accepted_data``); ``None``
+    when there is no card or it declares none in that shape."""
+    from huggingface_hub import metadata_load
+
+    card = Path(folder) / "README.md"
+    try:
+        metadata = metadata_load(card) if card.is_file() else None
+    except Exception:  # noqa: BLE001 - an unreadable card declares nothing; the page starts
+        return None
+    declared = metadata.get(ACCEPTED_KEY) if isinstance(metadata, dict) else None
+    if not isinstance(declared, dict) or not all(isinstance(v, dict) for v in declared.values()):
+        return None
+    return {str(benchmark): {str(f): str(k) for f, k in pinned.items()}
+            for benchmark, pinned in declared.items()}
 
 
 def load_records(folder: Path | None = None) -> tuple[list[dict], list[list[str]]]:
     """Valid records (reference baselines first) and ``[file, reason]`` per refused file;
-    a folder that cannot be read at all is one refused line, never an exception."""
+    a folder that cannot be read at all is one refused line, never an exception. Each record
+    gets ``_table`` / ``_reason``: the table it is shown in (:func:`results_schema.page_table`
+    against the card's accepted data)."""
     try:
-        records, refused = read_record_folder(results_folder() if folder is None else folder)
+        folder = results_folder() if folder is None else folder
+        records, refused = read_record_folder(folder)
     except Exception as error:  # the page shows what went wrong instead of not starting
         return [], [["(results)", f"cannot read the results: {type(error).__name__}: "
                                   f"{str(error)[:300]}"]]
+    accepted = accepted_data(folder)
+    for record in records:
+        record["_table"], record["_reason"] = page_table(record, accepted)
     records.sort(key=lambda r: (not r["reference"], r["benchmark"], r["system"]))
     return records, [[name, reason] for name, reason in refused]
+
+
+def table_of(record: dict) -> str:
+    """``main`` or ``unofficial``: where the page shows ``record`` (its own
+    ``leaderboard_table`` unless :func:`load_records` placed it)."""
+    return record.get("_table", record["leaderboard_table"])
 
 
 def grid_axes() -> dict[str, tuple[str, str]]:
@@ -150,12 +195,17 @@ def metric_columns(records: list[dict], benchmark: str) -> dict[str, bool]:
     return columns
 
 
-def leaderboard_rows(records: list[dict], benchmark: str) -> pd.DataFrame:
-    """One row per system of ``benchmark``: identity, date, every metric with its interval
-    bounds (numbers), flat breakdowns. Metric headers carry ↓ (lower is better) or ↑."""
+def leaderboard_rows(records: list[dict], benchmark: str, table: str = "main") -> pd.DataFrame:
+    """One row per system of ``benchmark`` shown in ``table`` (``main`` or ``unofficial``,
+    see :func:`table_of`): identity, date, every metric with its interval bounds (numbers),
+    flat breakdowns. Metric headers carry ↓ (lower is better) or ↑. Unofficial rows also
+    say why they are unofficial and their data fingerprint (first 16 hex digits)."""
     rows = []
-    for record in (r for r in records if r["benchmark"] == benchmark):
+    for record in (r for r in records if r["benchmark"] == benchmark and table_of(r) == table):
         row = _identity(record)
+        if table != "main":
+            row[REASON_COLUMN] = record.get("_reason", record["unofficial_reason"]) or ""
+            row[FINGERPRINT_COLUMN] = record["data_fingerprint"][:16] + "…"
         lower = primary_metric(record)["lower_is_better"]
         for metric in record["metrics"]:
             header = f"{metric['name']} {_arrow(metric['lower_is_better'])}"
@@ -219,6 +269,29 @@ def filtered_table(records: list[dict], benchmark: str, sort_by: str | None, ord
                                     and c not in ("rank", "system")]]
         frame = frame[keep]
     return frame
+
+
+def unofficial_table(records: list[dict], benchmark: str) -> pd.DataFrame:
+    """The "unofficial data / non-protocol options" rows of ``benchmark``: not ranked, sorted
+    by the primary metric (better first) then system; why each is unofficial comes first."""
+    frame = leaderboard_rows(records, benchmark, "unofficial")
+    if frame.empty:
+        return pd.DataFrame(columns=["system", REASON_COLUMN, FINGERPRINT_COLUMN])
+    primary = _primary_header(records, benchmark)
+    if primary in frame.columns:
+        lower = metric_columns(records, benchmark).get(primary, True)
+        frame = frame.sort_values([primary, "system"], ascending=[lower, True],
+                                  na_position="last", kind="stable")
+    first = ["system", REASON_COLUMN, FINGERPRINT_COLUMN]
+    return frame[first + [c for c in frame.columns if c not in first]].reset_index(drop=True)
+
+
+def unofficial_view(records, benchmark):
+    """The unofficial table component's new value and the line under it."""
+    frame = unofficial_table(records, benchmark)
+    note = (f"{len(frame)} system(s), not ranked with the table above." if len(frame) else
+            "No unofficial records.")
+    return gr.Dataframe(value=frame, datatype=_datatypes(frame)), note
 
 
 def _datatypes(frame: pd.DataFrame) -> list[str]:
@@ -300,11 +373,14 @@ def header_text(records: list[dict], refused: list[list[str]]) -> str:
     text is turned into markup here)."""
     loaded = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     newest = max((r["date"] for r in records), default="—")
+    unofficial = sum(table_of(r) != "main" for r in records)
     lines = ["# courtbench leaderboard",
              "Verified results: every row was re-scored from its predictions by "
              "`courtbench submit`. ★ = reference baseline; ↓ = lower is better, ↑ = higher is "
              "better.",
              f"**{len(records)} record(s)**, newest record {newest}; results loaded {loaded}."
+             + (f" {unofficial} of them in the labelled *{UNOFFICIAL_LABEL}* tables, not "
+                "ranked." if unofficial else "")
              + (f" **{len(refused)} file(s) refused** (listed at the bottom)." if refused
                 else "")]
     synthetic = sum(r["data_kind"] == "synthetic" for r in records)
@@ -361,6 +437,7 @@ def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
                                                     api_name=f"table_{benchmark}")
         for control in inputs[2:]:
             control.change(table_view, inputs, [table, note], api_name=False)
+        unofficial = _unofficial_section(records, benchmark)
         _grid_section(state, bench, benchmark, systems, grids)
         with gr.Row():
             system_a = gr.Dropdown(systems, value=systems[0] if systems else None,
@@ -372,7 +449,21 @@ def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
                                 "for neither system)")
         gr.Button("compare").click(compare_view, [state, bench, system_a, system_b],
                                    [verdict, compare_status], api_name=f"compare_{benchmark}")
-    return inputs, table, note
+    return inputs, table, note, unofficial
+
+
+def _unofficial_section(records: list[dict], benchmark: str) -> tuple:
+    """The labelled table of the benchmark's unofficial records; returns (table, note)."""
+    gr.Markdown(f"### {UNOFFICIAL_LABEL}\n\nNot part of the ranking above: records "
+                "submitted with `courtbench submit --unofficial` (scored off the protocol's "
+                "options or on data the results dataset does not accept) and records whose "
+                "data fingerprint the results dataset does not accept. The column *"
+                f"{REASON_COLUMN}* names the option or fingerprint that differs.")
+    frame = unofficial_table(records, benchmark)
+    table = gr.Dataframe(frame, datatype=_datatypes(frame), interactive=False, wrap=True,
+                         label=f"{benchmark}: {UNOFFICIAL_LABEL}", max_height=400)
+    note = gr.Markdown(unofficial_view(records, benchmark)[1])
+    return table, note
 
 
 def _grid_section(state, bench, benchmark, systems, grids):
@@ -425,16 +516,18 @@ def build_app(records: list[dict], refused: list[list[str]], *, folder: Path | N
             fresh, fresh_refused = load_records(folder)
             outputs = [fresh, header_text(fresh, fresh_refused),
                        gr.Dataframe(value=fresh_refused or None, visible=bool(fresh_refused))]
-            for _, _, _ in tabs:
+            for _ in tabs:
                 outputs.extend([gr.skip(), gr.skip()])
             return outputs
 
         reload_outputs = [state, header, refused_table]
-        for _, table, note in tabs:
+        for _, table, note, _ in tabs:
             reload_outputs += [table, note]
         event = reload_button.click(reload, None, reload_outputs, api_name="reload")
-        for inputs, table, note in tabs:
+        for benchmark, (inputs, table, note, unofficial) in zip(benchmarks, tabs, strict=True):
             event = event.then(table_view, inputs, [table, note], api_name=False)
+            event = event.then(unofficial_view, inputs[:2], list(unofficial),  # state, bench
+                               api_name=f"unofficial_{benchmark}")
     return app
 
 
