@@ -124,12 +124,13 @@ def test_matches_sklearn_and_scipy(pair, threshold):
     assert type(result["n"]) is int
 
 
-@pytest.mark.parametrize("distinct", ["few", "half", "all"])
+@pytest.mark.parametrize("distinct", ["few", "half", "most", "all"])
 def test_average_ranks_equal_scipy_rankdata(distinct):
-    """Few tie groups take the per-group path, many the per-position one; ranks are exact."""
+    """Up to 3n/4 tie groups take the per-group path, more the per-position one ("most":
+    about 0.88 n groups, so ties too); both exact."""
     rng = np.random.default_rng(3)
     for n in (1, 2, 7, 8, 9, 17, 100, 10_001):
-        groups = {"few": 3, "half": max(1, n // 2), "all": None}[distinct]
+        groups = {"few": 3, "half": max(1, n // 2), "most": 4 * n, "all": None}[distinct]
         values = rng.random(n) if groups is None else rng.integers(0, groups, n) * 250.0
         assert np.array_equal(module._average_ranks(values), rankdata(values)), n
 
