@@ -4,7 +4,8 @@ Figures (seconds unless named otherwise), on an ECtHR-like example of the test s
 (n = 2,897, from the demo's generator, :mod:`ecthr_npd.metric_example`):
 
 - npd_regression's plain function against the same numbers from scikit-learn + scipy calls
-  (target ratio >= 3);
+  at n = 1e3, the test split's size, 1e4, 1e5 and 1e6 (targets: ratio >= 3, peak traced
+  memory <= 3x the inputs' bytes), and what ``EvaluationModule.compute`` adds at each n;
 - bootstrap_mae, 1,000 paired resamples: against Python loops over the resamples (pure
   Python; numpy per resample; scikit-learn per resample) with the same seed, and against
   ``scipy.stats.bootstrap(paired=True, method="percentile")`` on the same resamples;
@@ -35,7 +36,7 @@ from sklearn.metrics import (
     recall_score,
 )
 
-from benchmarks.timing import best_time
+from benchmarks.timing import best_time, peak_python_memory
 from courtbench.metric_modules import load_metric_module, metric_dir
 from ecthr_npd.metric_example import example_predictions
 
@@ -43,6 +44,8 @@ N_TEST = 2_897
 N_LARGE = 1_000_000
 RESAMPLES = 1_000
 SEED = 12345
+#: Case counts at which npd_regression is timed against scikit-learn + scipy.
+NPD_REGRESSION_SIZES = (1_000, N_TEST, 10_000, 100_000, 1_000_000)
 
 
 def sklearn_scipy_report(y_pred, y_true, zero_threshold=0.5):
@@ -118,18 +121,47 @@ def example_arrays(seed, n):
             np.asarray(example["references"]))
 
 
-def bench_npd_regression(p1, y):
+def interleaved_best_times(functions, *, repeat, number):
+    """best_time of each of ``functions``, their runs taken in turn (one run of each, then
+    the next round), so that a change of the machine's load between them weighs on all."""
+    rounds = [[best_time(fn, repeat=1, number=number) for fn in functions]
+              for _ in range(repeat)]
+    return [min(times) for times in zip(*rounds, strict=True)]
+
+
+def bench_npd_regression_at(n):
+    """npd_regression's plain function (the one ``_compute`` calls, numpy arrays in) against
+    sklearn_scipy_report on the same arrays at ``n`` cases: best seconds of each, their
+    ratio, the peak memory traced during one call over the inputs' bytes, the same call from
+    Python lists, and ``EvaluationModule.compute`` (direct path) on the arrays."""
+    import evaluate
+
+    p1, _, y = example_arrays(0, n)
     npd_regression = load_metric_module("npd_regression").npd_regression
-    ours = npd_regression(predictions=p1, references=y)
+    module = evaluate.load(str(metric_dir("npd_regression")))
+    ours, peak = peak_python_memory(lambda: npd_regression(predictions=p1, references=y))
     reference = sklearn_scipy_report(p1, y)
     for key in ("mae", "rmse", "r2", "medae", "p95_ae", "pearson_r", "spearman_rho", "zero_f1"):
         assert math.isclose(ours[key], reference[key], rel_tol=1e-9, abs_tol=1e-12), key
-    plain = best_time(lambda: npd_regression(predictions=p1, references=y), repeat=7, number=20)
-    plain_lists = best_time(lambda: npd_regression(predictions=p1.tolist(),
-                                                   references=y.tolist()), repeat=7, number=20)
-    sklearn_time = best_time(lambda: sklearn_scipy_report(p1, y), repeat=7, number=5)
-    return {"n": int(y.size), "plain_s": plain, "plain_from_lists_s": plain_lists,
-            "sklearn_scipy_s": sklearn_time, "ratio_vs_sklearn_scipy": sklearn_time / plain}
+    calls = max(1, 200_000 // n)  # about 0.2 M cases per timed run
+    lists = p1.tolist(), y.tolist()
+    plain, reference_time, from_lists, wrapped = interleaved_best_times(
+        [lambda: npd_regression(predictions=p1, references=y),
+         lambda: sklearn_scipy_report(p1, y),
+         lambda: npd_regression(predictions=lists[0], references=lists[1]),
+         lambda: module.compute(predictions=p1, references=y)],
+        repeat=7 if n < N_LARGE else 5, number=calls)
+    return {"n": n, "plain_s": plain, "sklearn_scipy_s": reference_time,
+            "ratio_vs_sklearn_scipy": reference_time / plain,
+            "peak_traced_over_input_bytes": peak / (p1.nbytes + y.nbytes),
+            "plain_from_lists_s": from_lists, "evaluate_compute_s": wrapped,
+            "evaluate_compute_overhead_s": wrapped - plain}
+
+
+def bench_npd_regression():
+    """bench_npd_regression_at for every size in NPD_REGRESSION_SIZES (target: ratio >= 3
+    and peak traced memory <= 3x the inputs at each)."""
+    return [bench_npd_regression_at(n) for n in NPD_REGRESSION_SIZES]
 
 
 def bench_bootstrap(p1, p2, y):
@@ -220,7 +252,7 @@ def bench_evaluate_overhead(p1, p2, y):
 def main() -> dict:
     p1, p2, y = example_arrays(0, N_TEST)
     return {
-        "npd_regression": bench_npd_regression(p1, y),
+        "npd_regression": bench_npd_regression(),
         "bootstrap_mae": bench_bootstrap(p1, p2, y),
         "evaluate_overhead": bench_evaluate_overhead(p1, p2, y),
         "bootstrap_mae_large": bench_bootstrap_large(),

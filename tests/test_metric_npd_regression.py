@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import doctest
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from metric_helpers import (
     check_module_folder,
     run_module_checks,
 )
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import pearsonr, rankdata, spearmanr
 from sklearn.metrics import (
     f1_score,
     mean_absolute_error,
@@ -121,6 +122,53 @@ def test_matches_sklearn_and_scipy(pair, threshold):
     for key in SCALAR_KEYS:
         assert type(result[key]) is float
     assert type(result["n"]) is int
+
+
+@pytest.mark.parametrize("distinct", ["few", "half", "most", "all"])
+def test_average_ranks_equal_scipy_rankdata(distinct):
+    """Up to 3n/4 tie groups take the per-group path, more the per-position one ("most":
+    about 0.88 n groups, so ties too); both exact."""
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 7, 8, 9, 17, 100, 10_001):
+        groups = {"few": 3, "half": max(1, n // 2), "most": 4 * n, "all": None}[distinct]
+        values = rng.random(n) if groups is None else rng.integers(0, groups, n) * 250.0
+        assert np.array_equal(module._average_ranks(values), rankdata(values)), n
+
+
+def test_median_and_percentiles_of_the_sorted_errors_are_numpys_floats():
+    rng = np.random.default_rng(4)
+    for n in [*range(1, 40), 1000, 1001, 4097]:
+        ordered = np.sort(rng.random(n) * 10.0 ** rng.uniform(-300, 300, n))
+        assert module._sorted_median(ordered) == float(np.median(ordered)), n
+        for percent in (0, 5, 50, 95, 99.9, 100):
+            assert module._sorted_percentile(ordered, percent) == float(
+                np.percentile(ordered, percent)), (n, percent)
+
+
+def test_peak_memory_is_at_most_three_times_the_inputs():
+    n = 200_000
+    rng = np.random.default_rng(5)
+    references = np.where(rng.random(n) < 0.33, 0.0, np.round(rng.lognormal(8, 1.4, n), -2))
+    predictions = np.round(references * rng.lognormal(0, 0.5, n), 2)
+    tracemalloc.start()
+    try:
+        npd_regression(predictions=predictions, references=references)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak <= 3 * (predictions.nbytes + references.nbytes)
+
+
+def test_input_arrays_are_left_unchanged():
+    rng = np.random.default_rng(6)
+    references = np.repeat([0.0, 0.4, 900.0, 20_000.0, 1e130], 40)
+    predictions = np.concatenate([rng.random(100) * 3e4, np.zeros(50), np.full(50, 1e130)])
+    huge = predictions * 2.0 ** 300  # above RESCALE_ABOVE: the rescaled path
+    copies = references.copy(), predictions.copy(), huge.copy()
+    for scored in (predictions, huge):
+        npd_regression(predictions=scored, references=references, groups=["a", "b"] * 100)
+    for array, copy in zip((references, predictions, huge), copies, strict=True):
+        assert np.array_equal(array, copy)
 
 
 @settings(max_examples=40, deadline=None)
@@ -249,7 +297,7 @@ def test_module_docstring_examples():
 
 
 def test_folder_layout_and_card_metadata():
-    check_module_folder("npd_regression", {"datasets", "evaluate", "numpy", "scipy"})
+    check_module_folder("npd_regression", {"datasets", "evaluate", "numpy"})
 
 
 FRESH_CHECK = """

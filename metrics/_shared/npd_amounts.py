@@ -62,8 +62,10 @@ def _as_amounts(values, name):
         array = np.asarray(values, dtype=np.float64)
     except OverflowError:
         _first_bad_element(values, name)
-    bad = ~np.isfinite(array) | (array < 0)
-    if bad.any():
+    # min and max read the array without a temporary: a NaN makes the minimum NaN (which is
+    # not >= 0), +inf is the maximum, -inf and negatives the minimum
+    if not (array.min() >= 0 and array.max() < math.inf):
+        bad = ~np.isfinite(array) | (array < 0)
         index = int(np.argmax(bad))
         raise ValueError(f"{name}[{index}] = {_shorten(values[index])}: {_EXPECTED}")
     return array

@@ -17,7 +17,6 @@ import sys
 import datasets
 import evaluate
 import numpy as np
-from scipy.stats import rankdata
 
 from .npd_amounts import (
     _CITATION,
@@ -94,64 +93,164 @@ def _group_indices(groups, n):
     return {label: np.asarray(members[label], dtype=np.intp) for label in sorted(members)}
 
 
-def _pearson(x, y):
-    """Pearson correlation; 0.0 when either side is constant (including n = 1)."""
+def _dot(x, y):
+    """Sum of ``x * y`` over two 1-D float64 arrays of one size, as a numpy float64.
+
+    numpy's own loop (einsum), not BLAS: np.dot hands arrays above 10,000 values to
+    OpenBLAS threads, and waking them on a busy machine took milliseconds per call.
+    """
+    return np.einsum("i,i->", x, y)
+
+
+def _pearson(x, y, x_work=None, y_work=None):
+    """Pearson correlation of two float64 arrays of one size; 0.0 when either side is constant
+    (including n = 1). The centred values go to ``x_work`` / ``y_work`` (arrays of the same
+    size, which may be ``x`` and ``y`` themselves, then overwritten; new arrays when None)."""
     if x[0] == x.max() == x.min() or y[0] == y.max() == y.min():
         return 0.0
-    dx = x - x.mean()
-    dy = y - y.mean()
-    dx /= np.abs(dx).max()  # scale to [-1, 1] so that the dot products cannot under/overflow
-    dy /= np.abs(dy).max()
-    r = float(np.dot(dx, dy) / math.sqrt(float(np.dot(dx, dx)) * float(np.dot(dy, dy))))
+    dx = np.subtract(x, x.mean(), out=x_work)
+    dy = np.subtract(y, y.mean(), out=y_work)
+    dx /= max(dx.max(), -dx.min())  # scale to [-1, 1] so that the dot products cannot
+    dy /= max(dy.max(), -dy.min())  # under/overflow
+    r = float(_dot(dx, dy) / math.sqrt(float(_dot(dx, dx)) * float(_dot(dy, dy))))
     return max(-1.0, min(1.0, r))
+
+
+def _positions(buffer):
+    """Fill a float64 array with 1, 2, ..., its size (exact below 2**53) and return it."""
+    buffer.fill(1.0)
+    return np.cumsum(buffer, out=buffer)
+
+
+def _group_mean_ranks(ordered, starts):
+    """Mean 1-based rank of each position of an ascending float64 array, given where its tie
+    groups start; built from two per-group arrays (faster than _position_mean_ranks, and
+    smaller while the groups are fewer than half the values). ``ordered`` is returned,
+    overwritten."""
+    first = np.flatnonzero(starts)
+    mean_rank = np.empty(first.size)
+    mean_rank[:-1] = first[1:]
+    mean_rank[-1] = ordered.size
+    mean_rank += first  # first + (last + 1): ranks first+1..last+1 have the mean (sum + 1) / 2
+    mean_rank += 1
+    mean_rank /= 2
+    ordered.fill(0.0)
+    ordered[first] = mean_rank
+    # the mean ranks rise from group to group: a running maximum carries each one on
+    return np.maximum.accumulate(ordered, out=ordered)
+
+
+def _position_mean_ranks(ordered, starts):
+    """As _group_mean_ranks, with no per-group array (for many tie groups): each position's
+    group's first and last positions carried forward and back. Returns ``ordered``,
+    overwritten; needs one more float64 array of its size."""
+    not_last = np.empty_like(starts)  # not the last of its tie group
+    np.logical_not(starts[1:], out=not_last[:-1])
+    not_last[-1] = False
+    first = _positions(ordered)  # 1-based position of each group's first value, carried on
+    first *= starts
+    np.maximum.accumulate(first, out=first)
+    last = _positions(np.empty_like(first))  # ... and of its last value, carried back
+    np.copyto(last, math.inf, where=not_last)
+    del not_last
+    np.minimum.accumulate(last[::-1], out=last[::-1])
+    first += last
+    first /= 2  # mean of the ranks first..last: exact, as both are integers below 2**53
+    return first
+
+
+def _average_ranks(values):
+    """1-based ranks of a float64 array, tied values sharing their mean rank (the numbers of
+    ``scipy.stats.rankdata(values)``), as a new float64 array in the order of ``values``.
+
+    Needs the sort order, three float64 arrays of the input's size and two boolean masks;
+    two per-group arrays instead of the third array while there are at most 3n/4 groups.
+    """
+    # Not a stable sort: a tie's average rank does not depend on the order within it.
+    order = np.argsort(values)
+    ordered = np.take(values, order)
+    starts = np.empty(values.size, dtype=bool)  # first of its tie group (in sorted order)
+    starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    if np.count_nonzero(starts) <= values.size // 4 * 3:
+        sorted_ranks = _group_mean_ranks(ordered, starts)
+    else:
+        sorted_ranks = _position_mean_ranks(ordered, starts)
+    del starts
+    ranks = np.empty_like(sorted_ranks)
+    ranks[order] = sorted_ranks
+    return ranks
 
 
 def _ratio(numerator, denominator):
     return float(numerator / denominator) if denominator else 0.0
 
 
-def _error_figures(y_true, y_pred, abs_error):
-    """mae, rmse, r2, medae, p95_ae, pearson_r and spearman_rho of validated arrays."""
+def _sorted_median(ordered):
+    """``np.median`` of an ascending float64 array (the same operations, without its copy
+    and partition)."""
+    middle = ordered.size // 2
+    if ordered.size % 2:
+        return float(ordered[middle])
+    return (float(ordered[middle - 1]) + float(ordered[middle])) / 2
+
+
+def _sorted_percentile(ordered, percent):
+    """``np.percentile(ordered, percent)`` (linear interpolation) of an ascending float64
+    array, with numpy's operations in numpy's order, so that the result is the same float."""
+    position = (ordered.size - 1) * (percent / 100)
+    if position >= ordered.size - 1:
+        return float(ordered[-1])
+    low = math.floor(position)
+    weight = position - low
+    below, above = float(ordered[low]), float(ordered[low + 1])
+    step = above - below
+    return above - step * (1 - weight) if weight >= 0.5 else below + step * weight
+
+
+def _error_figures(y_true, y_pred, abs_error, squared):
+    """mae, rmse, r2, medae, p95_ae and pearson_r of validated arrays.
+
+    ``abs_error`` (|y_pred - y_true|, this function's own array) is sorted in place;
+    ``squared`` is the sum of the squared errors (same units as the arrays).
+    """
     n = y_true.size
-    error = y_pred - y_true
-    squared = float(np.dot(error, error))
-    deviation = y_true - y_true.mean()
-    total = float(np.dot(deviation, deviation))
+    work = np.subtract(y_true, y_true.mean())
+    total = float(_dot(work, work))
     if total == 0.0 or y_true[0] == y_true.min() == y_true.max():
         r2 = 1.0 if squared == 0.0 else 0.0  # constant references (R² undefined): sklearn's rule
     else:
         r2 = max(1.0 - squared / total, -sys.float_info.max)  # finite even if the ratio is not
-    return {
-        "mae": float(abs_error.mean()),
-        "rmse": math.sqrt(squared / n),
-        "r2": r2,
-        "medae": float(np.median(abs_error)),
-        "p95_ae": float(np.percentile(abs_error, 95)),
-        "pearson_r": _pearson(y_pred, y_true),
-        "spearman_rho": _pearson(rankdata(y_pred), rankdata(y_true)),
-    }
+    mae = float(abs_error.mean())
+    abs_error.sort()  # the one sort serving the median and the 95th percentile
+    figures = {"mae": mae, "rmse": math.sqrt(squared / n), "r2": r2,
+               "medae": _sorted_median(abs_error), "p95_ae": _sorted_percentile(abs_error, 95)}
+    figures["pearson_r"] = _pearson(y_pred, y_true, abs_error, work)  # both buffers are free
+    return figures
 
 
-def _zero_class(true_zero, pred_zero):
-    """F1, precision and recall of the class "award is zero" (0.0 where undefined)."""
-    tp = int(np.count_nonzero(true_zero & pred_zero))
+def _spearman(y_pred, y_true):
+    """Spearman's rho: the Pearson correlation of the average ranks (0.0 if one is constant)."""
+    pred_ranks = _average_ranks(y_pred)
+    true_ranks = _average_ranks(y_true)
+    return _pearson(pred_ranks, true_ranks, pred_ranks, true_ranks)
+
+
+def _zero_classes(true_zero, pred_zero):
+    """F1, precision and recall of the class "award is zero", F1 of the class "award is
+    positive" (0.0 where undefined) and the accuracy of the zero/positive call."""
+    n = true_zero.size
+    zero_tp = int(np.count_nonzero(true_zero & pred_zero))
     n_true_zero = int(np.count_nonzero(true_zero))
     n_pred_zero = int(np.count_nonzero(pred_zero))
+    # cases positive on both sides: those in neither zero set
+    positive_tp = n - (n_true_zero + n_pred_zero - zero_tp)
     return {
-        "zero_f1": _ratio(2 * tp, n_pred_zero + n_true_zero),
-        "zero_precision": _ratio(tp, n_pred_zero),
-        "zero_recall": _ratio(tp, n_true_zero),
-    }
-
-
-def _positive_class(true_zero, pred_zero):
-    """F1 of the class "award is positive" and the accuracy of the zero/positive call."""
-    true_positive, pred_positive = ~true_zero, ~pred_zero
-    tp = int(np.count_nonzero(true_positive & pred_positive))
-    return {
-        "positive_f1": _ratio(2 * tp, int(np.count_nonzero(true_positive))
-                              + int(np.count_nonzero(pred_positive))),
-        "zero_positive_accuracy": float(np.count_nonzero(true_zero == pred_zero) / true_zero.size),
+        "zero_f1": _ratio(2 * zero_tp, n_pred_zero + n_true_zero),
+        "zero_precision": _ratio(zero_tp, n_pred_zero),
+        "zero_recall": _ratio(zero_tp, n_true_zero),
+        "positive_f1": _ratio(2 * positive_tp, (n - n_true_zero) + (n - n_pred_zero)),
+        "zero_positive_accuracy": float((zero_tp + positive_tp) / n),
     }
 
 
@@ -161,18 +260,31 @@ def _positive_errors(y_true, true_zero, abs_error, exponent):
     positive = ~true_zero
     if not positive.any():
         return {"mae_positive_only": None, "mape_positive": None}
+    errors = abs_error[positive]
+    mae_positive = _unscale(float(errors.mean()), exponent)
+    relative = y_true[positive]
+    del positive
+    relative += MAPE_OFFSET_EUR
     with np.errstate(over="ignore"):
-        relative = np.ldexp(abs_error[positive], exponent) / (y_true[positive] + MAPE_OFFSET_EUR)
-    return {"mae_positive_only": _unscale(float(abs_error[positive].mean()), exponent),
-            "mape_positive": float(100.0 * relative.mean()) if np.isfinite(relative).all()
+        if exponent:
+            np.ldexp(errors, exponent, out=errors)
+        np.divide(errors, relative, out=relative)
+    return {"mae_positive_only": mae_positive,
+            "mape_positive": float(100.0 * relative.mean()) if math.isfinite(relative.max())
             else sys.float_info.max}
 
 
-def _bucket_mae(y_true, true_zero, abs_error, exponent):
+def _bucket_mae(y_true, zero_threshold, abs_error, exponent):
     """MAE and count per target range; ``abs_error`` is in units of 2**exponent EUR."""
-    low, high = TARGET_RANGE_BOUNDS
-    target_range = np.where(true_zero, 0, 1 + (y_true > low) + (y_true > high))
-    range_counts = np.bincount(target_range, minlength=4)
+    # range index = how many of (threshold, low, high) the reference exceeds; a threshold
+    # above a bound takes that bound's place (a non-zero amount then exceeds both)
+    low, high = (max(bound, zero_threshold) for bound in TARGET_RANGE_BOUNDS)
+    above = [y_true > bound for bound in (zero_threshold, low, high)]  # nested sets
+    above_counts = [y_true.size] + [int(np.count_nonzero(mask)) for mask in above] + [0]
+    range_counts = [above_counts[i] - above_counts[i + 1] for i in range(4)]
+    target_range = np.add(above[1], above[2], dtype=np.intp)
+    target_range += above[0]
+    del above
     range_sums = np.bincount(target_range, weights=abs_error, minlength=4)
     return {name: {"mae": _unscale(float(range_sums[i] / range_counts[i]), exponent)
                    if range_counts[i] else None,
@@ -183,12 +295,18 @@ def _bucket_mae(y_true, true_zero, abs_error, exponent):
 def _error_buckets(y_true, true_zero, abs_error, zero_threshold):
     """Counts of exact / within 10% / 10-50% / over 50% relative errors (EUR inputs)."""
     within, moderate = RELATIVE_ERROR_BOUNDS
+    relative = np.maximum(y_true, zero_threshold)
     with np.errstate(over="ignore"):  # an infinite ratio of huge amounts is still "over 50%"
-        relative = abs_error / np.maximum(y_true, zero_threshold)
-    bucket = np.where(abs_error < zero_threshold, 0,
-                      np.where(true_zero, 3, 1 + (relative > within) + (relative > moderate)))
-    bucket_counts = np.bincount(bucket, minlength=4)
-    return {name: int(bucket_counts[i]) for i, name in enumerate(ERROR_BUCKETS)}
+        np.divide(abs_error, relative, out=relative)
+    exact = abs_error < zero_threshold
+    relative[true_zero] = math.inf  # a missed zero award is "over 50%" unless exact
+    relative[exact] = -1.0
+    n_exact = int(np.count_nonzero(exact))
+    n_up_to_within = int(np.count_nonzero(relative <= within))
+    n_up_to_moderate = int(np.count_nonzero(relative <= moderate))
+    return dict(zip(ERROR_BUCKETS, (n_exact, n_up_to_within - n_exact,
+                                    n_up_to_moderate - n_up_to_within,
+                                    true_zero.size - n_up_to_moderate), strict=True))
 
 
 def _r2_rescaled(y_true, y_pred):
@@ -203,9 +321,25 @@ def _r2_rescaled(y_true, y_pred):
     error = np.ldexp(error, -error_exponent)
     deviation = np.ldexp(y_true, -true_exponent)
     deviation -= deviation.mean()
-    ratio = float(np.dot(error, error)) / float(np.dot(deviation, deviation))
+    ratio = float(_dot(error, error)) / float(_dot(deviation, deviation))
     ratio = _unscale(ratio, 2 * (error_exponent - true_exponent))
     return max(1.0 - ratio, -sys.float_info.max)
+
+
+def _rescaled_error_figures(y_true, y_pred, scaled_error, exponent):
+    """_error_figures and spearman_rho for amounts above RESCALE_ABOVE: computed on the amounts divided by
+    2**exponent (``scaled_error`` is |y_pred - y_true| so divided, sorted in place), euro
+    figures multiplied back, R² from _r2_rescaled."""
+    scaled_true, scaled_pred = np.ldexp(y_true, -exponent), np.ldexp(y_pred, -exponent)
+    scaled_difference = scaled_pred - scaled_true
+    squared = float(_dot(scaled_difference, scaled_difference))
+    del scaled_difference
+    scaled = _error_figures(scaled_true, scaled_pred, scaled_error, squared)
+    scaled["spearman_rho"] = _spearman(scaled_pred, scaled_true)
+    figures = {key: _unscale(value, exponent) if key in EURO_FIGURES else value
+               for key, value in scaled.items()}
+    figures["r2"] = _r2_rescaled(y_true, y_pred)
+    return figures
 
 
 def _report(y_true, y_pred, zero_threshold):
@@ -213,29 +347,32 @@ def _report(y_true, y_pred, zero_threshold):
 
     Amounts above RESCALE_ABOVE are divided by a power of two before any sum (so that no
     figure overflows) and the euro figures multiplied back; below it nothing changes.
+    The figures over the cases in their order come first; then the absolute errors are
+    sorted (median, percentile) and their array reused, which bounds the memory to a few
+    arrays of the input's length.
     """
     exponent = _rescale_exponent(y_true, y_pred)
-    abs_error = np.abs(y_pred - y_true)  # finite: both are in [0, max float]
-    if exponent:
-        scaled = _error_figures(np.ldexp(y_true, -exponent), np.ldexp(y_pred, -exponent),
-                                np.ldexp(abs_error, -exponent))
-        figures = {key: _unscale(value, exponent) if key in EURO_FIGURES else value
-                   for key, value in scaled.items()}
-        figures["r2"] = _r2_rescaled(y_true, y_pred)
-    else:
-        figures = _error_figures(y_true, y_pred, abs_error)
+    abs_error = np.subtract(y_pred, y_true)  # finite: both are in [0, max float]
+    # the squares of amounts above RESCALE_ABOVE may overflow: those are summed rescaled
+    squared = None if exponent else float(_dot(abs_error, abs_error))
+    np.abs(abs_error, out=abs_error)
+    scaled_error = np.ldexp(abs_error, -exponent) if exponent else abs_error
     true_zero = _zero_mask(y_true, zero_threshold)
-    pred_zero = _zero_mask(y_pred, zero_threshold)
-    scaled_error = np.ldexp(abs_error, -exponent)
-    return {
-        **figures,
-        **_zero_class(true_zero, pred_zero),
-        **_positive_class(true_zero, pred_zero),
+    result = {
+        **_zero_classes(true_zero, _zero_mask(y_pred, zero_threshold)),
         **_positive_errors(y_true, true_zero, scaled_error, exponent),
-        "bucket_mae": _bucket_mae(y_true, true_zero, scaled_error, exponent),
+        "bucket_mae": _bucket_mae(y_true, zero_threshold, scaled_error, exponent),
         "error_buckets": _error_buckets(y_true, true_zero, abs_error, zero_threshold),
         "n": y_true.size,
     }
+    del true_zero, abs_error
+    if exponent:
+        figures = _rescaled_error_figures(y_true, y_pred, scaled_error, exponent)
+    else:
+        figures = _error_figures(y_true, y_pred, scaled_error, squared)
+        del scaled_error  # its memory serves the ranks
+        figures["spearman_rho"] = _spearman(y_pred, y_true)
+    return {**figures, **result}
 
 
 def npd_regression(*, predictions, references, zero_threshold=0.5, groups=None):
