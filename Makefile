@@ -19,7 +19,7 @@ PYTEST_ARGS ?=
 # built wheel) is set up once
 PYTEST_WORKERS ?= -n 2 --dist loadfile
 
-.PHONY: demo test bench lint clean spaces release
+.PHONY: demo test coverage bench lint clean spaces release
 
 $(VENV)/.venv-created:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,14 @@ test: $(VENV)/.installed-test
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
+# Line coverage of the shipped code over the whole suite (settings in pyproject.toml); prints
+# the table and its total.
+coverage: $(VENV)/.installed-test
+	rm -f .coverage .coverage.*
+	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m coverage run -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m coverage combine -q
+	$(PY) -m coverage report
+
 # Not part of `make test`: serves every metric module's Space page (app.py) locally and saves a
 # screenshot of each with headless Chromium when installed (apt-get install -y chromium).
 spaces: $(VENV)/.installed-test
@@ -77,4 +85,4 @@ release: $(VENV)/.installed-test
 	$(VENV)/bin/twine check --strict dist/*
 
 clean:
-	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) .pytest_cache .hypothesis .ruff_cache .coverage .coverage.*
