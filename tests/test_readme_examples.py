@@ -47,6 +47,7 @@ NOT_RUN = {
     "make demo": "builds both full-size synthetic stand-ins (minutes); `courtbench demo` "
                  "is run by tests/test_command_demo.py",
     "make test": "the test suite itself",
+    "make coverage": "the test suite itself, under coverage (minutes)",
     "make spaces": "serves every Space and screenshots it with Chromium (tests/"
                    "test_spaces_browser.py serves the pages)",
     "make bench": "timing benchmarks (benchmarks/), not a check",
