@@ -8,6 +8,7 @@ import pytest
 
 from courtbench.cli import main
 from courtbench.metric_modules import load_metric_module
+from ecthr_npd.baselines import SYSTEMS
 from ecthr_npd.metric_example import EXAMPLE_SIZE, example_predictions
 
 
@@ -51,13 +52,16 @@ def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
     assert "ECtHR-NPD (SYNTHETIC)" in printed and "SLDS (SYNTHETIC)" in printed
     for report in ("ecthr_npd_report", "slds_report"):
         assert (out / report / "report.md").is_file()
+    ecthr_report = (out / "ecthr_npd_report" / "report.md").read_text(encoding="utf-8")
+    assert "| hurdle |" in ecthr_report and "| gbt |" in ecthr_report
     assert sorted(p.name for p in (out / "slds_predictions").iterdir()) == [
         ".courtbench.json", "citation_lead.jsonl", "lead.jsonl", "settings.json"]
     # the text systems on the synthetic facts: bm25 with the baselines (bm25s installed), dense
     # on its own small build when the small model package is installed, else said so
     from ecthr_npd.demo_text import bm25_available, dense_model
 
-    assert (out / "ecthr_npd_predictions" / "bm25.csv").is_file() == bm25_available()
+    expected = set(SYSTEMS) | ({"bm25"} if bm25_available() else set())
+    assert {p.stem for p in (out / "ecthr_npd_predictions").glob("*.csv")} == expected
     if dense_model(out)[0] is not None:
         assert (out / "ecthr_npd_text_predictions" / "dense.csv").is_file()
         assert (out / "ecthr_npd_text_report" / "report.md").is_file()

@@ -11,7 +11,6 @@ import pytest
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError, SourceError
-from ecthr_npd.baselines import SYSTEMS
 from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 from ecthr_npd.evaluation import (
@@ -237,18 +236,6 @@ def test_evaluate_cli_writes_the_report(tmp_path, built, predictions, capsys):
 
 
 @pytest.mark.slow
-def test_reduced_demo(tmp_path):
-    from ecthr_npd.demo import run_demo
-
-    text = run_demo(tmp_path, 0.07, resamples=100)
-    assert "| hurdle |" in text and "| gbt |" in text
-    assert (tmp_path / "ecthr_npd_report" / "report.md").is_file()
-    from ecthr_npd.demo_text import bm25_available
-
-    expected = set(SYSTEMS) | ({"bm25"} if bm25_available() else set())
-    assert {p.stem for p in (tmp_path / "ecthr_npd_predictions").glob("*.csv")} == expected
-
-
 def test_any_complete_split_subset_is_scored_and_its_scope_stated(tmp_path, data, predictions):
     """Test only, validation only and both compare in one report; figures outside a
     system's scope are absent, paired tests use the systems with a test scope."""
