@@ -26,15 +26,21 @@ $(VENV)/.venv-created:
 	$(PIP) install --quiet --upgrade pip
 	touch $@
 
+# --no-compile, then compileall on both cores: pip byte-compiles on one core, which made the
+# install minutes long; skipping the .pyc files altogether is worse where
+# PYTHONDONTWRITEBYTECODE is set (every process then compiles torch, transformers and gradio
+# again: about 12 s per test process). compileall's exit status is ignored: a few packages ship
+# files that are not meant to compile (templates, Python 2 test data).
+COMPILE_VENV = $(PY) -m compileall -q -j 2 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" >/dev/null 2>&1 || true
+
 # Demo needs the core package, plots and bm25s (text: one small pure-Python wheel, so the demo
 # runs bm25 on the synthetic facts). Not torch: the demo runs dense only where the test extras
 # (embeddings + the small model package) are installed, and says so otherwise.
 $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet --no-compile -e '.[plots,text]'
+	$(COMPILE_VENV)
 	touch $@
 
-# --no-compile: Python compiles only what it imports (a fraction of torch, transformers and
-# gradio), which more than halves the install.
 # Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost, LightGBM), the text
 # systems (bm25s; torch + transformers for dense/sparse), the Spaces' Gradio and the training
 # stack (train: transformers, peft, accelerate) included, so that CI runs their tests; the torch
@@ -42,6 +48,7 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet --no-compile $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
 	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train]' '$(TORCH_PIN)'
+	$(COMPILE_VENV)
 	touch $@
 
 demo: $(VENV)/.installed-demo
