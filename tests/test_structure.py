@@ -302,3 +302,10 @@ def test_every_shipped_function_is_at_most_complexity_15_and_60_body_lines():
     pytest.importorskip("radon", reason="radon (dev extra) measures the complexity gate")
     offenders = complexity_gate.offenders(REPO_ROOT)
     assert not offenders, "over the complexity gate (split them):\n" + "\n".join(map(str, offenders))
+
+
+def test_the_longest_first_test_order_names_existing_files():
+    from conftest import LONGEST_FILES_FIRST
+
+    missing = [name for name in LONGEST_FILES_FIRST if not (REPO_ROOT / "tests" / name).is_file()]
+    assert not missing, f"tests/conftest.py LONGEST_FILES_FIRST names no such file: {missing}"
