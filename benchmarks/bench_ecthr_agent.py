@@ -16,18 +16,17 @@ model of the tests (``tests/agent_script.py``) in a child process of the scripte
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.server_process import TESTS, ServerProcess
 from courtbench.llm import ChatResult, EndpointConfig, RunSummary, run_chat, split_reasoning
 from ecthr_npd.agent.run import build_episodes, build_resources
 from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
 SCRIPT = ("inspect_case", "resolve_empirical_priors", "retrieve_train_references",
           "assess_aggregation_pattern", "leakage_check", "final_predict")
 SERVER = """
@@ -51,23 +50,6 @@ N_CASES = 500
 PARAMS = {"temperature": 0.0, "seed": 42, "max_tokens": 4096}
 
 
-class ServerProcess:
-    """The scripted agent server in a child process, answering after ``delay`` s."""
-
-    def __init__(self, delay: float) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(TESTS), str(delay), ",".join(SCRIPT)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.url = self.process.stdout.readline().strip()
-
-    def __enter__(self) -> ServerProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
-
-
 def _episodes(data, resources):
     pairs = build_episodes(data, ("validation", "test"), resources, mode="tools",
                            max_steps=len(SCRIPT), audit={}, applicant_awards={})
@@ -83,7 +65,7 @@ def throughput(data, resources) -> dict:
     from ecthr_npd.agent.controller import run_episodes
 
     seconds, requests = {}, {}
-    with ServerProcess(LATENCY) as server:
+    with ServerProcess(SERVER, LATENCY, ",".join(SCRIPT)) as server:
         for concurrency in (16, 1):
             config = EndpointConfig(server.url, "m", api_key_env=None, concurrency=concurrency)
             episodes = _episodes(data, resources)

@@ -15,16 +15,15 @@ separate process so that its CPU time is not the client's:
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.server_process import TESTS, ServerProcess
 from courtbench.llm import ChatRequest, EndpointConfig, request_key, run_chat
 from courtbench.llm.core import ResponseCache, request_body
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
 SERVER = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
@@ -41,22 +40,6 @@ N_OVERHEAD = 400
 N_CACHED = 10_000
 
 
-class ServerProcess:
-    """The scripted server in a child process answering every request after ``delay`` s."""
-
-    def __init__(self, delay: float) -> None:
-        self.process = subprocess.Popen([sys.executable, "-c", SERVER, str(TESTS), str(delay)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.url = self.process.stdout.readline().strip()
-
-    def __enter__(self) -> ServerProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
-
-
 def _requests(n: int, prefix: str, size: int = 200) -> list[ChatRequest]:
     filler = "Erwägung. " * (size // 10)
     return [ChatRequest(str(i), ({"role": "system", "content": "You write headnotes."},
@@ -66,7 +49,7 @@ def _requests(n: int, prefix: str, size: int = 200) -> list[ChatRequest]:
 
 
 def throughput() -> dict:
-    with ServerProcess(LATENCY) as server:
+    with ServerProcess(SERVER, LATENCY) as server:
         warm = EndpointConfig(server.url, "m", api_key_env=None, concurrency=16)
         run_chat(_requests(16, "warm"), warm, progress=False)  # lazy imports of openai, pools
         seconds = {}
@@ -83,7 +66,7 @@ def throughput() -> dict:
 
 
 def client_overhead() -> dict:
-    with ServerProcess(0.0) as server:
+    with ServerProcess(SERVER, 0.0) as server:
         config = EndpointConfig(server.url, "m", api_key_env=None, concurrency=8)
         run_chat(_requests(20, "warm"), config, progress=False)
         cpu, wall = time.process_time(), time.perf_counter()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 from fake_chat_server import FakeChatServer, Reply
-from test_ecthr_prompting import FIXED_CASE, FIXED_REFERENCES
+from test_ecthr_prompting import FIXED_CASE, FIXED_REFERENCES, planted_sentinels
 
 from courtbench.cli import main
 from ecthr_npd import schema
@@ -68,17 +68,7 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_facts_prompt(tmp_path):
     table = read_case_level(path)
     facts = synthetic_facts(table, seed=5)
     split_codes = table.column("split").to_numpy()
-    planted = table
-    for name in schema.HEADER:
-        if name in schema.INPUT_COLUMNS or name in ("split", "judgment_date", "case_id"):
-            continue
-        if name == schema.TARGET_COLUMN:
-            values = [float(v) if split_codes[i] == 0 else 913_579_000.0 + 1000.0 * i
-                      for i, v in enumerate(table.column(name).to_pylist())]
-            column = pa.array(values, pa.float64())
-        else:
-            column = pa.array([f"SENTINEL-{name}-{i:05d}" for i in range(table.num_rows)])
-        planted = planted.set_column(planted.column_names.index(name), name, column)
+    planted = planted_sentinels(table, keep=("case_id",))
     data = from_canonical(table)
     data.splits = {split: planted.filter(pa.array(split_codes == code))
                    for code, split in enumerate(schema.SPLITS)}

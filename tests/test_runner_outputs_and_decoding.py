@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from fake_chat_server import FakeChatServer, Reply, judgement
-from test_generate_slds import _args, _rows, _table
+from test_generate_slds import _args, _rows, _table, _write_slds_folder
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError
-from courtbench.hub import ConfigSpec, write_hub_folder
+from courtbench.hub import ConfigSpec
 from courtbench.llm import decoding_params
 
 
@@ -28,11 +28,7 @@ def slds_folder(tmp_path_factory) -> Path:
         pair = f"{test_row['decision_language']}_{test_row['headnote_language']}"
         configs.append(ConfigSpec(pair, {"test": _table([test_row]),
                                          "one_shot_examples": _table([shot])}))
-    template = root / "card.md"
-    template.write_text("tiny\n")
-    write_hub_folder(root / "slds", configs, card_template=template, card_context={},
-                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
-    return root / "slds"
+    return _write_slds_folder(root, configs)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,8 @@ value; nothing is coerced or clipped.
 import math
 import sys
 
+import datasets
+import evaluate
 import numpy as np
 
 #: The citation every ECtHR-NPD metric module reports (the data release).
@@ -149,6 +151,23 @@ def _unscale(value, exponent):
         return math.ldexp(value, exponent)
     except OverflowError:
         return math.copysign(sys.float_info.max, value)
+
+
+def amount_pairs_info(description: str, inputs_description: str):
+    """The ``evaluate.MetricInfo`` of an ECtHR-NPD metric over award pairs: float64
+    ``predictions`` and ``references`` (EUR), the release's citation and page.
+
+    No ``format="numpy"``: datasets' numpy formatter would hand back float32 arrays.
+    """
+    return evaluate.MetricInfo(
+        module_type="metric",
+        description=description,
+        citation=_CITATION,
+        inputs_description=inputs_description,
+        features=datasets.Features({"predictions": datasets.Value("float64"),
+                                    "references": datasets.Value("float64")}),
+        reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
+    )
 
 
 class CheckedAmountPairs:

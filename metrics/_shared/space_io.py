@@ -253,6 +253,12 @@ def pasted_table(example, columns, datatype, label, *, wrap=False):
                         label=label)
 
 
+def text_pairs_table(example, columns, label):
+    """The ``table`` argument of :func:`page_inputs` for pairs of texts: a builder of a
+    pasted table of two wrapped string columns."""
+    return lambda: pasted_table(example, columns, ["str", "str"], label, wrap=True)
+
+
 def page_inputs(title, *, table, files_help, file_labels, options, table_options=None,
                 note=None, paste_tab="Paste values", action="Compute from", options_scale=1):
     """The top of a metric page, called inside its ``gr.Blocks``.

@@ -206,9 +206,7 @@ with gr.Blocks(title="headnote_judge") as demo:
         "headnote_judge",
         paste_tab="Paste headnotes",
         action="Judge",
-        table=lambda: space_io.pasted_table(EXAMPLE, COLUMNS, ["str", "str"],
-                                            "One pair per row: generated and gold headnote",
-                                            wrap=True),
+        table=space_io.text_pairs_table(EXAMPLE, COLUMNS, "One pair per row: generated and gold headnote"),
         table_options=languages_of_the_table,
         files_help="Predictions file as `courtbench evaluate` reads it: CSV or JSON Lines with "
                    "`sample_id` and `prediction`. References file: `sample_id`, `reference`, "

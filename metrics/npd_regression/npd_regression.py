@@ -14,18 +14,17 @@ written in, so that it also runs from a Hugging Face Space.
 import math
 import sys
 
-import datasets
 import evaluate
 import numpy as np
 
 from .npd_amounts import (
-    _CITATION,
     CheckedAmountPairs,
     _check_pair,
     _check_threshold,
     _rescale_exponent,
     _unscale,
     _zero_mask,
+    amount_pairs_info,
 )
 
 _DESCRIPTION = """\
@@ -416,16 +415,7 @@ class NpdRegression(CheckedAmountPairs, evaluate.Metric):
     """``evaluate`` wrapper of :func:`npd_regression`."""
 
     def _info(self):
-        return evaluate.MetricInfo(
-            module_type="metric",
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            # no format="numpy": datasets' numpy formatter would hand back float32 arrays
-            features=datasets.Features({"predictions": datasets.Value("float64"),
-                                        "references": datasets.Value("float64")}),
-            reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
-        )
+        return amount_pairs_info(_DESCRIPTION, _KWARGS_DESCRIPTION)
 
     def _compute(self, predictions, references, zero_threshold=0.5, groups=None):
         return npd_regression(predictions=predictions, references=references,

@@ -143,9 +143,7 @@ with gr.Blocks(title="summarization_properties") as demo:
     page = space_io.page_inputs(
         "summarization_properties",
         paste_tab="Paste pairs",
-        table=lambda: space_io.pasted_table(EXAMPLE, COLUMNS, ["str", "str"],
-                                            "One pair per row: the decision and its headnote",
-                                            wrap=True),
+        table=space_io.text_pairs_table(EXAMPLE, COLUMNS, "One pair per row: the decision and its headnote"),
         table_options=languages_of_the_table,
         files_help="Headnotes file as `courtbench evaluate` reads predictions: CSV or JSON "
                    "Lines with `sample_id` and `prediction` (generated or gold headnotes). "

@@ -10,16 +10,15 @@ The computation is the plain function :func:`zero_f1`; :class:`ZeroF1` is a thin
 """
 
 
-import datasets
 import evaluate
 import numpy as np
 
 from .npd_amounts import (
-    _CITATION,
     CheckedAmountPairs,
     _check_pair,
     _check_threshold,
     _zero_mask,
+    amount_pairs_info,
 )
 
 _DESCRIPTION = """\
@@ -93,16 +92,7 @@ class ZeroF1(CheckedAmountPairs, evaluate.Metric):
     """``evaluate`` wrapper of :func:`zero_f1`."""
 
     def _info(self):
-        return evaluate.MetricInfo(
-            module_type="metric",
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            # no format="numpy": datasets' numpy formatter would hand back float32 arrays
-            features=datasets.Features({"predictions": datasets.Value("float64"),
-                                        "references": datasets.Value("float64")}),
-            reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
-        )
+        return amount_pairs_info(_DESCRIPTION, _KWARGS_DESCRIPTION)
 
     def _compute(self, predictions, references, zero_threshold=0.5):
         return zero_f1(predictions=predictions, references=references,
