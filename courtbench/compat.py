@@ -5,9 +5,9 @@ Every use of a dependency's non-public name lives here, one small function each,
 fails there (not deep inside a build). ``pyproject.toml`` caps those dependencies below their
 next major version.
 
-- :func:`features_to_yaml` / :func:`features_from_yaml`: ``datasets`` features in the
-  ``dataset_info.features`` list form of a dataset card (``datasets.Features._to_yaml_list``
-  / ``_from_yaml_list``; the public card writer also adds sizes we do not want in the card).
+- :func:`features_from_yaml`: the ``datasets`` features of a dataset card's
+  ``dataset_info.features`` list (``datasets.Features._from_yaml_list``; the card's form is
+  written by :class:`courtbench.hub.features.TableFeatures`, tested against ``datasets``).
 - :func:`http_error_base`: the HTTP library's base error class that ``huggingface_hub``
   raises for connection failures and timeouts.
 - :func:`available_cores`: CPUs this process may use (``os.sched_getaffinity`` exists on
@@ -20,15 +20,9 @@ import os
 from typing import Any
 
 
-def features_to_yaml(features: Any) -> list[dict[str, Any]]:
-    """A ``datasets.Features`` as the list of ``{"name", "dtype" | "class_label" | "list" …}``
-    entries that a dataset card's ``dataset_info.features`` holds (the Hub's format)."""
-    return features._to_yaml_list()
-
-
 def features_from_yaml(items: list[dict[str, Any]]) -> Any:
     """The ``datasets.Features`` of a card's ``dataset_info.features`` list (inverse of
-    :func:`features_to_yaml`)."""
+    :meth:`courtbench.hub.features.TableFeatures.yaml_list`)."""
     import datasets
 
     return datasets.Features._from_yaml_list(items)

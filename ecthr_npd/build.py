@@ -8,22 +8,20 @@ courtbench.hub.write_hub_folder`` (parquet + card rendered from ``cards/ecthr_np
 from __future__ import annotations
 
 import csv
-import hashlib
 import tempfile
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import datasets
 import numpy as np
 import pyarrow as pa
-from datasets.table import InMemoryTable
 
 from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
+from courtbench.figure_worker import FigureWorker
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
+from courtbench.hub.features import TableFeatures, value
 from courtbench.hub.files import sha256_file
 from courtbench.resources import card_template
 from ecthr_npd import facts_build, schema
@@ -108,25 +106,10 @@ def view_tvs(table: pa.Table, membership: Membership, encoded=None) -> dict[str,
             for name, mask in view_masks(membership).items()}
 
 
-def _dataset(table: pa.Table, rows: np.ndarray, columns: tuple[str, ...]) -> datasets.Dataset:
-    """The given rows (in order) and columns as a Dataset with the canonical features."""
-    features = schema.features_for(columns)
+def _subset(table: pa.Table, rows: np.ndarray, columns: tuple[str, ...]) -> pa.Table:
+    """The given rows (in order) and columns, cast to their canonical features' schema."""
     subset = table.select(list(columns)).take(pa.array(rows, type=pa.int64()))
-    return datasets.Dataset(InMemoryTable(subset.cast(features.arrow_schema)),
-                            info=datasets.DatasetInfo(features=features),
-                            fingerprint=_subset_fingerprint(table, rows, columns))
-
-
-def _subset_fingerprint(table: pa.Table, rows: np.ndarray, columns: Sequence[str]) -> str:
-    """A ``datasets`` fingerprint for a subset of the case table: the case ids of its rows and
-    its columns. Given so that ``datasets`` does not hash every subset's whole content (the
-    build writes these Datasets and never transforms them; a case id names one case of the
-    release, so equal ids and columns mean the same content for one source)."""
-    digest = hashlib.sha256("\0".join(columns).encode())
-    ids = table.column("case_id").combine_chunks().take(pa.array(rows, type=pa.int64()))
-    for buffer in ids.buffers()[1:]:  # offsets and characters of the ids, in row order
-        digest.update(buffer)
-    return digest.hexdigest()[:16]
+    return subset.cast(schema.features_for(columns).arrow_schema)
 
 
 def make_configs(table: pa.Table, membership: Membership,
@@ -139,11 +122,11 @@ def make_configs(table: pa.Table, membership: Membership,
     rows = {name: order[split == code] for name, code in
             (("train", TRAIN), ("validation", VALIDATION), ("test", TEST))}
     inputs = schema.MODEL_INPUT_COLUMNS
-    configs = [ConfigSpec("default", {s: _dataset(table, r, inputs) for s, r in rows.items()},
+    configs = [ConfigSpec("default", {s: _subset(table, r, inputs) for s, r in rows.items()},
                           default=True)]
     for name, mask in view_masks(membership).items():
-        configs.append(ConfigSpec(name, {"test": _dataset(table, order[mask[order]], inputs)}))
-    configs.append(ConfigSpec("audit", {s: _dataset(table, r, schema.AUDIT_CONFIG_COLUMNS)
+        configs.append(ConfigSpec(name, {"test": _subset(table, order[mask[order]], inputs)}))
+    configs.append(ConfigSpec("audit", {s: _subset(table, r, schema.AUDIT_CONFIG_COLUMNS)
                                         for s, r in rows.items()}))
     if applicants is not None:
         configs.append(ConfigSpec("applicants", _applicant_splits(table, membership, applicants)))
@@ -151,7 +134,7 @@ def make_configs(table: pa.Table, membership: Membership,
 
 
 def _applicant_splits(table: pa.Table, membership: Membership,
-                      applicants: pa.Table) -> dict[str, datasets.Dataset]:
+                      applicants: pa.Table) -> dict[str, pa.Table]:
     """Applicant rows per split of their case, in the case order then file order."""
     position = {case_id: i for i, case_id in enumerate(table.column("case_id").to_pylist())}
     rank = np.empty(table.num_rows, dtype=np.int64)
@@ -159,15 +142,13 @@ def _applicant_splits(table: pa.Table, membership: Membership,
     case_rows = np.array([position[c] for c in applicants.column("case_id").to_pylist()],
                          dtype=np.int64)
     order = np.lexsort((np.arange(len(case_rows)), rank[case_rows]))
-    features = datasets.Features({
-        name: datasets.Value("float64" if name == "npd_award_eur" else "string")
-        for name in applicants.column_names})
+    features = TableFeatures({name: value("float64" if name == "npd_award_eur" else "string")
+                              for name in applicants.column_names})
     splits = {}
     for name, code in (("train", TRAIN), ("validation", VALIDATION), ("test", TEST)):
         rows = order[membership.split[case_rows[order]] == code]
-        subset = applicants.take(pa.array(rows, type=pa.int64())).cast(features.arrow_schema)
-        splits[name] = datasets.Dataset(InMemoryTable(subset),
-                                        info=datasets.DatasetInfo(features=features))
+        splits[name] = applicants.take(pa.array(rows, type=pa.int64())).cast(
+            features.arrow_schema)
     return splits
 
 
@@ -201,7 +182,8 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
                  recompute: bool = False, id_size: int = ID_SIZE,
                  split_sizes: tuple[int, int] | None = None,
                  synthetic: dict[str, Any] | None = None, facts_path: Path | None = None,
-                 facts: Any = None, facts_screen: str = "refuse") -> BuildResult:
+                 facts: Any = None, facts_screen: str = "refuse",
+                 figure_worker: FigureWorker | None = None) -> BuildResult:
     """Build the Hub folder ``out_dir`` from a ``case_level.csv``.
 
     Args:
@@ -225,6 +207,10 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
             of the canonical table returning one (the synthetic stand-in's text).
         facts_screen: ``refuse`` (default: findings stop the build) or ``warn`` (write and
             report the count in the card).
+        figure_worker: a started :class:`courtbench.figure_worker.FigureWorker` to draw the
+            card's figure in (``courtbench build`` starts one before it imports this module,
+            so that matplotlib loads while the source is read: the same bytes, sooner);
+            ``None`` draws in-process.
 
     Raises:
         SourceError: invalid source, or locked tags that fail verification (the message names
@@ -235,48 +221,49 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     """
     if id_size < 1:
         raise CourtbenchError(f"id_size={id_size}: expected an ID view of at least 1 case")
-    timings: dict[str, float] = {}
-    start = time.perf_counter()
-    source = Path(source)
-    table = read_case_level(source)
-    applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
-                  if applicants_path is not None else None)
-    facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen)
-    timings["read"] = time.perf_counter() - start
+    with figure_worker or FigureWorker(parallel=False) as figures:
+        timings: dict[str, float] = {}
+        start = time.perf_counter()
+        source = Path(source)
+        table = read_case_level(source)
+        applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
+                      if applicants_path is not None else None)
+        facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen)
+        timings["read"] = time.perf_counter() - start
 
-    step = time.perf_counter()
-    chosen = _choose_membership(table, source, recompute=recompute, id_size=id_size,
-                                split_sizes=split_sizes)
-    membership = chosen.membership
-    timings["splits_views"] = time.perf_counter() - step
+        step = time.perf_counter()
+        chosen = _choose_membership(table, source, recompute=recompute, id_size=id_size,
+                                    split_sizes=split_sizes)
+        membership = chosen.membership
+        timings["splits_views"] = time.perf_counter() - step
 
-    step = time.perf_counter()
-    configs = facts_build.with_facts(make_configs(table, membership, applicants), facts_input)
-    empty_split_check(configs)
-    leakage_check(configs)
-    provenance = {
-        "source_file": source.name,
-        "source_sha256": sha256_file(source),
-        "membership": chosen.source_kind,
-        "builder": f"courtbench {courtbench_version} (ecthr_npd)",
-        **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
-        **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
-    }
-    context = card_context(table, membership, tv=chosen.tv, locked_tv=chosen.locked_tv,
-                           membership_source=chosen.source_kind, synthetic=synthetic,
-                           has_applicants=applicants is not None)
-    context["facts"] = (facts_build.card_context(facts_input, screen) if facts_input
-                        else None)
-    metadata = card_metadata(table.num_rows, provenance, synthetic=synthetic is not None)
-    timings["configs"] = time.perf_counter() - step
+        step = time.perf_counter()
+        configs = facts_build.with_facts(make_configs(table, membership, applicants), facts_input)
+        empty_split_check(configs)
+        leakage_check(configs)
+        provenance = {
+            "source_file": source.name,
+            "source_sha256": sha256_file(source),
+            "membership": chosen.source_kind,
+            "builder": f"courtbench {courtbench_version} (ecthr_npd)",
+            **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
+            **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
+        }
+        context = card_context(table, membership, tv=chosen.tv, locked_tv=chosen.locked_tv,
+                               membership_source=chosen.source_kind, synthetic=synthetic,
+                               has_applicants=applicants is not None)
+        context["facts"] = (facts_build.card_context(facts_input, screen) if facts_input
+                            else None)
+        metadata = card_metadata(table.num_rows, provenance, synthetic=synthetic is not None)
+        timings["configs"] = time.perf_counter() - step
 
-    step = time.perf_counter()
-    report = write_hub_folder(
-        Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
-        card_metadata=metadata,
-        figures={"award_distribution.png": award_distribution_figure(
-            table, membership, synthetic=synthetic is not None)})
-    timings["write"] = time.perf_counter() - step
+        step = time.perf_counter()
+        report = write_hub_folder(
+            Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
+            card_metadata=metadata,
+            figures={"award_distribution.png": figures.submit(award_distribution_figure(
+                table, membership, synthetic=synthetic is not None))})
+        timings["write"] = time.perf_counter() - step
     timings["total"] = time.perf_counter() - start
     facts_line = (None if facts_input is None else
                   f"{len(facts_input.records):,} reviewed texts from {facts_input.source}; "
@@ -350,10 +337,11 @@ def _facts_provenance(facts, screen) -> dict[str, Any]:
 
 
 def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
-                    id_size: int | None = None) -> BuildResult:
+                    id_size: int | None = None,
+                    figure_worker: FigureWorker | None = None) -> BuildResult:
     """Write the synthetic stand-in (n cases, seed; ID view of ``id_size``, default scaled from
     1,000) to a temporary CSV and build from it, keeping (and verifying) its tags — the ID view
-    against that same size."""
+    against that same size; ``figure_worker`` as :func:`build_folder`."""
     with tempfile.TemporaryDirectory(prefix="ecthr-npd-synthetic-") as tmp:
         source = write_synthetic(Path(tmp) / "case_level.csv", n=n, seed=seed, id_size=id_size)
         if id_size is None:  # write_synthetic's default: 1,000 scaled by the test split's share
@@ -362,7 +350,8 @@ def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
             id_size = scaled_id_size(n_test)
         return build_folder(out_dir, source, id_size=id_size,
                             synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed},
-                            facts=lambda table: synthetic_facts(table, seed=seed))
+                            facts=lambda table: synthetic_facts(table, seed=seed),
+                            figure_worker=figure_worker)
 
 
 def format_report(result: BuildResult) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import datasets
 import pyarrow as pa
 
 from courtbench import tables
@@ -143,11 +142,11 @@ def card_context(table: pa.Table, membership: Membership, *, tv: dict, locked_tv
     }
 
 
-def _feature_text(feature: Any) -> str:
-    """A short type name: ``string``, ``ClassLabel(key_case, high, …)``, ``list<string>``."""
-    if isinstance(feature, datasets.ClassLabel):
-        return "ClassLabel(" + ", ".join(feature.names) + ")"
-    if isinstance(feature, datasets.Value):
-        return feature.dtype
-    inner = getattr(feature, "feature", None)
-    return f"list<{_feature_text(inner)}>" if inner is not None else type(feature).__name__
+def _feature_text(feature: dict) -> str:
+    """A short type name of a Hub feature (:mod:`courtbench.hub.features`): ``string``,
+    ``ClassLabel(key_case, high, …)``, ``list<string>``."""
+    if feature["_type"] == "ClassLabel":
+        return "ClassLabel(" + ", ".join(feature["names"]) + ")"
+    if feature["_type"] == "List":
+        return f"list<{_feature_text(feature['feature'])}>"
+    return feature["dtype"]

@@ -12,20 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import datasets
 import numpy as np
 import pyarrow as pa
-from datasets.table import InMemoryTable
 
 from courtbench.errors import CourtbenchError
 from courtbench.hub import ConfigSpec
+from courtbench.hub.features import TableFeatures, value
 from ecthr_npd import schema
+from ecthr_npd.defaults import SCREEN_MODES
 from ecthr_npd.facts import CONFIG_COLUMNS, FactsInput, word_count
 from ecthr_npd.facts_screen import Finding, describe, screen_texts
 
-SCREEN_MODES = ("refuse", "warn")
 FACTS_CONFIGS = ("facts", "facts_id", "facts_ood", "facts_challenging")
-FEATURES = datasets.Features({name: datasets.Value("string") for name in CONFIG_COLUMNS})
+FEATURES = TableFeatures({name: value("string") for name in CONFIG_COLUMNS})
 
 
 class FactsLeakageError(CourtbenchError):
@@ -64,12 +63,11 @@ def run_screen(table: pa.Table, facts: FactsInput, mode: str, progress: bool = T
     return ScreenResult(mode, screened, findings)
 
 
-def _dataset(facts: FactsInput, ids: list[str]) -> datasets.Dataset:
+def _subset(facts: FactsInput, ids: list[str]) -> pa.Table:
     columns = {"case_id": ids}
     for name in CONFIG_COLUMNS[1:]:
         columns[name] = [facts.records[case_id][name] for case_id in ids]
-    table = pa.table(columns).cast(FEATURES.arrow_schema)
-    return datasets.Dataset(InMemoryTable(table), info=datasets.DatasetInfo(features=FEATURES))
+    return pa.table(columns).cast(FEATURES.arrow_schema)
 
 
 def facts_configs(split_ids: dict[str, list[str]], view_ids: dict[str, list[str]],
@@ -81,9 +79,9 @@ def facts_configs(split_ids: dict[str, list[str]], view_ids: dict[str, list[str]
         view_ids: ``id`` / ``ood`` / ``challenging`` → test case ids in their config's order.
         facts: the validated records (every case has one).
     """
-    configs = [ConfigSpec("facts", {s: _dataset(facts, ids) for s, ids in split_ids.items()})]
+    configs = [ConfigSpec("facts", {s: _subset(facts, ids) for s, ids in split_ids.items()})]
     for view, ids in view_ids.items():
-        configs.append(ConfigSpec(f"facts_{view}", {"test": _dataset(facts, ids)}))
+        configs.append(ConfigSpec(f"facts_{view}", {"test": _subset(facts, ids)}))
     return configs
 
 
@@ -108,8 +106,10 @@ def with_facts(configs: list[ConfigSpec], facts: FactsInput | None) -> list[Conf
     if facts is None:
         return configs
     by_name = {c.name: c for c in configs}
-    splits = {s: d[schema.ID_COLUMN] for s, d in by_name["default"].splits.items()}
-    views = {v: by_name[v].splits["test"][schema.ID_COLUMN] for v in ("id", "ood", "challenging")}
+    splits = {s: d.column(schema.ID_COLUMN).to_pylist()
+              for s, d in by_name["default"].splits.items()}
+    views = {v: by_name[v].splits["test"].column(schema.ID_COLUMN).to_pylist()
+             for v in ("id", "ood", "challenging")}
     return configs + facts_configs(splits, views, facts)
 
 

@@ -31,9 +31,7 @@ def _split_sizes(text: str) -> tuple[int, int]:
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``courtbench build ecthr_npd`` options (``--out`` is added by the CLI)."""
-    from ecthr_npd.facts_build import SCREEN_MODES
-    from ecthr_npd.synthetic import DEFAULT_ROWS
-    from ecthr_npd.views import ID_SIZE
+    from ecthr_npd.defaults import DEFAULT_ROWS, ID_SIZE, SCREEN_MODES
 
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--source", type=Path, help="the release's case_level.csv")
@@ -66,10 +64,32 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build(args: argparse.Namespace) -> int:
-    """Build the Hub folder ``args.out``; prints the build report; returns 0."""
-    from ecthr_npd.build import build_folder, build_synthetic, format_report
-    from ecthr_npd.views import ID_SIZE
+    """Build the Hub folder ``args.out``; prints the build report; returns 0. The card's
+    figure is drawn in a child process started before the build is imported, which loads
+    matplotlib while the source is read (:mod:`courtbench.figure_worker`)."""
+    from courtbench.figure_worker import FigureWorker
 
+    _check_build_arguments(args)
+    with FigureWorker() as figure_worker:
+        from ecthr_npd.build import build_folder, build_synthetic, format_report
+        from ecthr_npd.defaults import ID_SIZE
+
+        if args.synthetic:
+            result = build_synthetic(args.out, n=args.n, seed=args.seed, id_size=args.id_size,
+                                     figure_worker=figure_worker)
+        else:
+            result = build_folder(args.out, args.source, applicants_path=args.applicants,
+                                  recompute=args.recompute,
+                                  id_size=ID_SIZE if args.id_size is None else args.id_size,
+                                  split_sizes=args.split_sizes, facts_path=args.facts,
+                                  facts_screen=args.facts_screen, figure_worker=figure_worker)
+    print(format_report(result))
+    return 0
+
+
+def _check_build_arguments(args: argparse.Namespace) -> None:
+    """Refuse (CourtbenchError) option combinations ``courtbench build ecthr_npd`` cannot
+    honour, before anything starts."""
     if args.id_size is not None and args.id_size < 1:
         raise CourtbenchError(f"--id-size {args.id_size}: expected at least 1")
     if args.synthetic:
@@ -82,17 +102,8 @@ def build(args: argparse.Namespace) -> int:
             raise CourtbenchError(f"--n {args.n}: expected at least {MIN_SYNTHETIC_ROWS} cases "
                                   "(every split and test view needs one; a few hundred give a "
                                   "meaningful stand-in)")
-        result = build_synthetic(args.out, n=args.n, seed=args.seed, id_size=args.id_size)
-    else:
-        if args.split_sizes is not None and not args.recompute:
-            raise CourtbenchError("--split-sizes needs --recompute")
-        result = build_folder(args.out, args.source, applicants_path=args.applicants,
-                              recompute=args.recompute,
-                              id_size=ID_SIZE if args.id_size is None else args.id_size,
-                              split_sizes=args.split_sizes, facts_path=args.facts,
-                              facts_screen=args.facts_screen)
-    print(format_report(result))
-    return 0
+    elif args.split_sizes is not None and not args.recompute:
+        raise CourtbenchError("--split-sizes needs --recompute")
 
 
 PLUGIN = DatasetPlugin(

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from courtbench.errors import SourceError, quoted
+from courtbench.hub.features import arrow_type
 from courtbench.textio import decode_utf8, read_input_bytes, strict_csv
 from ecthr_npd import schema
 from ecthr_npd.schema import LIST_SEPARATOR, UNKNOWN, Column
@@ -139,7 +140,7 @@ class _Converter:
                 parsed.append(parse(value))
             except _Invalid as error:
                 raise self.fail(raw.index(value), value, error.expected) from None
-        distinct = pa.array(parsed, type=column.feature.pa_type if kind != "label" else pa.int64())
+        distinct = pa.array(parsed, type=arrow_type(column.feature))
         return distinct.take(encoded.indices)
 
     def _string(self, value: str) -> str:

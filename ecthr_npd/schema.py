@@ -2,7 +2,8 @@
 
 One :class:`Column` per column of the release's ``case_level.csv`` (33 columns, in file
 order) states how the source text is parsed (``kind``), the closed value set where there is
-one, the ``datasets`` feature of the canonical typed table, and the column's role:
+one, the Hub feature of the canonical typed table (``datasets``' serialised form, see
+:mod:`courtbench.hub.features`), and the column's role:
 
 - ``input``: permitted model input (case metadata, merits findings, facts-side applicant
   aggregates, state-year GDP);
@@ -22,12 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import datasets
-
-# datasets >= 4 spells list features ``List``; older versions ``Sequence``.
-_LIST = getattr(datasets, "List", None) or datasets.Sequence
+from courtbench.hub.features import TableFeatures, class_label, list_of, value
 
 UNKNOWN = "unknown"
+# Column kind → Arrow type alias of its Value feature, or of its List's items.
+_VALUE_DTYPES = {"string": "string", "date": "date32", "int": "int32", "float": "float64",
+                 "bool": "bool"}
+_LIST_DTYPES = {"str_set": "string", "int_set": "int32"}
 LIST_SEPARATOR = ";"
 CASE_ID_PATTERN = re.compile(r"\d{3}-\d{4,9}", re.ASCII)
 ARTICLE_PATTERN = re.compile(r"(?:\d{1,2}|P\d{1,2}-\d{1,2})", re.ASCII)
@@ -86,24 +88,15 @@ class Column:
     true_false: tuple[str, str] = ("yes", "no")
 
     @property
-    def feature(self) -> datasets.features.features.FeatureType:
-        """The column's ``datasets`` feature in the canonical typed table."""
-        if self.kind == "string":
-            return datasets.Value("string")
+    def feature(self) -> dict:
+        """The column's Hub feature in the canonical typed table (``datasets``' serialised
+        form: ``{"dtype": "string", "_type": "Value"}``, ...)."""
         if self.kind == "label":
-            return datasets.ClassLabel(names=list(self.values))
-        if self.kind == "date":
-            return datasets.Value("date32")
-        if self.kind == "int":
-            return datasets.Value("int32")
-        if self.kind == "float":
-            return datasets.Value("float64")
-        if self.kind == "bool":
-            return datasets.Value("bool")
-        if self.kind == "str_set":
-            return _LIST(datasets.Value("string"))
-        if self.kind == "int_set":
-            return _LIST(datasets.Value("int32"))
+            return class_label(self.values)
+        if self.kind in _VALUE_DTYPES:
+            return value(_VALUE_DTYPES[self.kind])
+        if self.kind in _LIST_DTYPES:
+            return list_of(value(_LIST_DTYPES[self.kind]))
         raise ValueError(f"column {self.name!r}: unknown kind {self.kind!r}")
 
 
@@ -205,9 +198,10 @@ ZERO_AWARD_RATIONALES = ("finding_sufficient", "no_claim", "unsubstantiated",
                          "applicant_deceased_no_heir")
 
 
-def features_for(names: tuple[str, ...] | list[str]) -> datasets.Features:
-    """``datasets.Features`` of the named canonical columns, in the given order."""
-    return datasets.Features({name: COLUMN_BY_NAME[name].feature for name in names})
+def features_for(names: tuple[str, ...] | list[str]) -> TableFeatures:
+    """The features of the named canonical columns, in the given order
+    (:meth:`TableFeatures.to_datasets` gives them as ``datasets.Features``)."""
+    return TableFeatures({name: COLUMN_BY_NAME[name].feature for name in names})
 
 
 CANONICAL_FEATURES = features_for(HEADER)

@@ -29,11 +29,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ecthr_npd import schema
+from ecthr_npd.defaults import DEFAULT_ROWS
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.splits import RELEASE_SPLIT_SIZES, split_sizes
 from ecthr_npd.views import recompute_views, scaled_id_size
 
-DEFAULT_ROWS = 14_575
 SPLIT_COUNTS = RELEASE_SPLIT_SIZES
 
 # Published aggregates of the release (its paper), per split train / validation / test.

@@ -24,6 +24,7 @@ from ecthr_npd.composition import (
     shares,
     top_articles,
 )
+from ecthr_npd.defaults import ID_SIZE
 from ecthr_npd.splits import (
     RELEASE_SPLIT_SIZES,
     TEST,
@@ -32,9 +33,6 @@ from ecthr_npd.splits import (
     Membership,
     challenging_mask,
 )
-
-ID_SIZE = 1000  # the release's ID view
-
 
 # The ID-size rule, in one place: which ID view size is assigned, scaled or verified.
 

@@ -42,6 +42,7 @@ from slds.card import (
     properties_rows,
 )
 from slds.card_properties import PropertiesRunner
+from slds.defaults import DEFAULT_SYNTHETIC_DECISIONS, SLDS_LICENSE
 from slds.language import DETECTOR_NAME
 from slds.law_areas import LAW_AREAS
 from slds.readers import SourceRead, guess_format, stream_source
@@ -54,8 +55,6 @@ from slds.validate import DetectedLanguage, RowValidator
 
 CARD_TEMPLATE = card_template("slds")
 FIGURE_NAME = "length_distribution.png"
-DEFAULT_SYNTHETIC_DECISIONS = 20_000
-SLDS_LICENSE = "cc-by-4.0"
 BATCH_ROWS = 600
 """Rows per streamed batch (cut at a decision boundary): one properties task, one append
 to the scratch blocks."""

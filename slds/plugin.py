@@ -14,6 +14,7 @@ from pathlib import Path
 
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import DatasetPlugin, deferred
+from slds.defaults import DEFAULT_SYNTHETIC_DECISIONS, SLDS_LICENSE, SOURCE_FORMATS
 
 #: Fewest synthetic decisions that fill every split (see slds.synthetic.generate_wide_rows).
 MIN_SYNTHETIC_DECISIONS = 7
@@ -21,9 +22,7 @@ MIN_SYNTHETIC_DECISIONS = 7
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``courtbench build slds`` options (``--out`` is added by the CLI)."""
-    from slds.build import DEFAULT_SYNTHETIC_DECISIONS, SLDS_LICENSE
-    from slds.card_properties import default_num_proc
-    from slds.readers import FORMATS
+    from courtbench.compat import available_cores
     from slds.splits import SplitBoundaries
 
     defaults = SplitBoundaries()
@@ -33,7 +32,7 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                              "search responses)")
     source.add_argument("--synthetic", action="store_true",
                         help="build the built-in SYNTHETIC stand-in instead of a source")
-    parser.add_argument("--format", choices=FORMATS, dest="source_format",
+    parser.add_argument("--format", choices=SOURCE_FORMATS, dest="source_format",
                         help="with --source: the source shape (guessed when omitted)")
     parser.add_argument("--decisions", type=int, default=DEFAULT_SYNTHETIC_DECISIONS,
                         help="with --synthetic: number of decisions, 3 rows each "
@@ -44,7 +43,7 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                              f"(default {SLDS_LICENSE}, as SLDS)")
     parser.add_argument("--num-proc", type=_positive, default=None,
                         help="processes for the card's summarization properties (default: the "
-                             f"available cores, here {default_num_proc()}); the result is the "
+                             f"available cores, here {available_cores()}); the result is the "
                              "same for any value")
     parser.add_argument("--last-train-year", type=int, default=defaults.last_train_year)
     parser.add_argument("--last-validation-year", type=int,

@@ -1,7 +1,7 @@
 """The canonical SLDS table: one row per (decision, headnote language).
 
 Every reader produces rows with exactly :data:`COLUMNS`; :data:`FEATURES` is the typed
-``datasets`` schema the Hub folder stores. It is the published SLDS schema, names and dtypes
+schema the Hub folder stores (``datasets`` features, see :mod:`courtbench.hub.features`). It is the published SLDS schema, names and dtypes
 alike: ``sample_id`` and ``year`` int64, every other field a string (``volume`` holds the BGE
 *part*, "Ia" … "V"; ``law_area`` one of :data:`slds.law_areas.LAW_AREAS`).
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 
-import datasets
+from courtbench.hub.features import TableFeatures, value
 
 LANGUAGES: tuple[str, ...] = ("de", "fr", "it")
 """Decision and headnote languages, in config order."""
@@ -26,17 +26,17 @@ COLUMNS: tuple[str, ...] = (
     "headnote_language", "law_area", "year", "volume", "url",
 )
 
-FEATURES = datasets.Features({
-    "sample_id": datasets.Value("int64"),
-    "decision_id": datasets.Value("string"),
-    "decision": datasets.Value("string"),
-    "decision_language": datasets.Value("string"),
-    "headnote": datasets.Value("string"),
-    "headnote_language": datasets.Value("string"),
-    "law_area": datasets.Value("string"),
-    "year": datasets.Value("int64"),
-    "volume": datasets.Value("string"),
-    "url": datasets.Value("string"),
+FEATURES = TableFeatures({
+    "sample_id": value("int64"),
+    "decision_id": value("string"),
+    "decision": value("string"),
+    "decision_language": value("string"),
+    "headnote": value("string"),
+    "headnote_language": value("string"),
+    "law_area": value("string"),
+    "year": value("int64"),
+    "volume": value("string"),
+    "url": value("string"),
 })
 
 FIELD_DESCRIPTIONS: dict[str, str] = {

@@ -35,7 +35,7 @@ def write_slds_folder(tmp_path: Path, decisions: list[tuple[str, str]],
                    "headnote": headnote, "headnote_language": headnote_language}
             for name in FEATURES:
                 rows[name].append(row[name])
-    table = datasets.Dataset.from_dict(rows, features=FEATURES)
+    table = datasets.Dataset.from_dict(rows, features=FEATURES.to_datasets())
     template = tmp_path / "card.md"
     template.write_text("tiny\n")
     out = tmp_path / "slds"

@@ -31,10 +31,6 @@ CARD_YAML = [
 ]
 
 
-def test_features_to_yaml_writes_the_card_form():
-    assert compat.features_to_yaml(FEATURES) == CARD_YAML
-
-
 def test_features_from_yaml_reads_the_card_form():
     assert compat.features_from_yaml(CARD_YAML) == FEATURES
     assert compat.features_from_yaml([]) == datasets.Features()

@@ -55,7 +55,7 @@ def test_builder_refuses_to_write_a_leaking_config(source: Path, tmp_path: Path,
     table = read_case_level(source)
     configs = make_configs(table, locked_membership(table))
     leakage_check(configs)  # clean configs pass
-    leaky = configs[1].splits["test"].add_column(
+    leaky = configs[1].splits["test"].append_column(
         "y_binary", configs[1].splits["test"]["y_amount_eur"])
     configs[1] = type(configs[1])(configs[1].name, {"test": leaky})
     with pytest.raises(LeakageError, match=r"config 'id': column 'y_binary' is an audit column"):

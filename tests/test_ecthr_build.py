@@ -57,9 +57,9 @@ def test_model_input_configs_hold_only_permitted_columns(synthetic_full, tmp_pat
                                             cache_dir=str(tmp_path))
         audit = datasets.load_dataset(str(out), "audit", split="test", cache_dir=str(tmp_path))
     assert challenging.column_names == list(schema.MODEL_INPUT_COLUMNS)
-    assert challenging.features == schema.features_for(schema.MODEL_INPUT_COLUMNS)
+    assert challenging.features == schema.features_for(schema.MODEL_INPUT_COLUMNS).to_datasets()
     assert audit.column_names == list(schema.AUDIT_CONFIG_COLUMNS)
-    assert audit.features == schema.features_for(schema.AUDIT_CONFIG_COLUMNS)
+    assert audit.features == schema.features_for(schema.AUDIT_CONFIG_COLUMNS).to_datasets()
 
 
 def test_build_is_byte_deterministic(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def test_real_samples_read_into_the_canonical_typed_table(shared_data: Path, nam
     table = read_case_level(shared_data / "ecthr_npd" / name)
     assert table.num_rows in (68, 69)
     assert table.column_names == list(schema.HEADER)
-    assert datasets.Features.from_arrow_schema(table.schema) == schema.CANONICAL_FEATURES
+    assert datasets.Features.from_arrow_schema(table.schema) == schema.CANONICAL_FEATURES.to_datasets()
     first = table.slice(0, 1).to_pylist()[0]
     assert isinstance(first["judgment_date"], dt.date)
     assert first["judgment_year"] == first["judgment_date"].year
@@ -81,7 +81,7 @@ def test_unknown_becomes_null_on_the_real_sample(shared_data: Path) -> None:
 def test_synthetic_file_reads_like_the_release(small_csv: Path) -> None:
     table = read_case_level(small_csv)
     assert table.num_rows == 60
-    assert datasets.Features.from_arrow_schema(table.schema) == schema.CANONICAL_FEATURES
+    assert datasets.Features.from_arrow_schema(table.schema) == schema.CANONICAL_FEATURES.to_datasets()
 
 
 def test_unknown_member_of_a_set_becomes_a_null_element(small_csv: Path, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from slds.generate import build_messages, cut_decision, load_prompts, render_use
 from slds.schema import FEATURES
 
 LANGS = ("de", "fr", "it")
-INT_FEATURES = datasets.Features({**FEATURES, "sample_id": datasets.Value("int64")})
+INT_FEATURES = datasets.Features({**FEATURES.to_datasets(), "sample_id": datasets.Value("int64")})
 ROW = {"law_area": 0, "year": 2023, "volume": "I", "url": "https://example.org"}
 
 

@@ -304,3 +304,10 @@ def test_search_response_that_is_not_utf8_names_file_and_line(tmp_path):
     path.write_bytes(b'{"hits": {"hits": [\n{"_id": "caf\xe9"}]}}')
     with pytest.raises(SourceError, match=r"response.json, line 2: byte 0xe9 at offset \d+ of the file is not valid UTF-8"):
         _read_response(path, __import__("collections").Counter())
+
+
+def test_the_cli_format_choices_are_the_readers_formats():
+    from slds.defaults import SOURCE_FORMATS
+    from slds.readers import READERS, STREAMS
+
+    assert tuple(READERS) == tuple(STREAMS) == SOURCE_FORMATS

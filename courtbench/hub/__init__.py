@@ -10,22 +10,35 @@ A *Hub folder* is exactly what gets pushed to a Hugging Face dataset repository:
 config)`` will on the Hub; no loading script is involved.
 """
 
-from courtbench.hub.atomic import atomic_output_dir
-from courtbench.hub.card import read_card_metadata, render_card, split_card
-from courtbench.hub.files import FileEntry, list_files
-from courtbench.hub.verify import VerifyReport, verify_folder
-from courtbench.hub.writer import ConfigSpec, HubFolderReport, write_hub_folder
+from __future__ import annotations
 
-__all__ = [
-    "ConfigSpec",
-    "FileEntry",
-    "HubFolderReport",
-    "VerifyReport",
-    "atomic_output_dir",
-    "list_files",
-    "read_card_metadata",
-    "render_card",
-    "split_card",
-    "verify_folder",
-    "write_hub_folder",
-]
+import importlib
+from typing import Any
+
+# Each name is imported from its module when first used: the writer needs pyarrow and jinja2,
+# the verifier ``datasets`` (about a second to import), and a command that only names a
+# constant of :mod:`courtbench.hub.atomic` should pay for neither.
+_EXPORTS = {
+    "ConfigSpec": "courtbench.hub.writer",
+    "FileEntry": "courtbench.hub.files",
+    "HubFolderReport": "courtbench.hub.writer",
+    "VerifyReport": "courtbench.hub.verify",
+    "atomic_output_dir": "courtbench.hub.atomic",
+    "list_files": "courtbench.hub.files",
+    "read_card_metadata": "courtbench.hub.card",
+    "render_card": "courtbench.hub.card",
+    "split_card": "courtbench.hub.card",
+    "verify_folder": "courtbench.hub.verify",
+    "write_hub_folder": "courtbench.hub.writer",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from courtbench.hub.features import TableFeatures
 
 # The dataset viewer reads one row group at a time; large groups of long documents make it
 # time out. Groups are bounded in uncompressed bytes and in rows.
@@ -14,12 +16,20 @@ MAX_ROW_GROUP_BYTES = 32 * 1024 * 1024
 MAX_ROW_GROUP_ROWS = 10_000
 
 
-def arrow_table(dataset: datasets.Dataset) -> pa.Table:
-    """The dataset's rows as one Arrow table in row order (indices mappings applied)."""
-    if dataset._indices is not None:  # select/shuffle keep an indices mapping; materialise it
-        dataset = dataset.flatten_indices()
-    table = dataset.data.table
-    return table.cast(dataset.features.arrow_schema)
+def arrow_table(split: Any) -> pa.Table:
+    """A split's rows as one Arrow table in row order, its schema carrying its features.
+
+    Args:
+        split: a ``pyarrow.Table`` cast to a :class:`TableFeatures` schema (returned as it
+            is; ValueError when its schema carries no features), or a ``datasets.Dataset``
+            (indices mappings applied, cast to its features' schema).
+    """
+    if isinstance(split, pa.Table):
+        TableFeatures.from_arrow_schema(split.schema)
+        return split
+    if split._indices is not None:  # select/shuffle keep an indices mapping; materialise it
+        split = split.flatten_indices()
+    return split.data.table.cast(split.features.arrow_schema)
 
 
 def row_group_rows(table: pa.Table, *, max_bytes: int = MAX_ROW_GROUP_BYTES,
@@ -53,15 +63,16 @@ def row_groups(table: pa.Table, *, max_bytes: int | None = None,
     return groups
 
 
-def write_parquet(dataset: datasets.Dataset, path: Path) -> int:
-    """Write ``dataset`` to ``path``; returns the uncompressed Arrow size in bytes.
+def write_parquet(split: Any, path: Path) -> int:
+    """Write ``split`` (see :func:`arrow_table`) to ``path``; returns the uncompressed Arrow
+    size in bytes.
 
     The schema metadata holds the features under the ``huggingface`` key (as
     ``Dataset.to_parquet`` does), so ClassLabel names and list types survive the round trip.
     Row groups follow :func:`row_groups`. The same rows and features give byte-identical
     files for a given pyarrow version.
     """
-    table = arrow_table(dataset)
+    table = arrow_table(split)
     path.parent.mkdir(parents=True, exist_ok=True)
     with pq.ParquetWriter(path, table.schema, compression="zstd", write_statistics=True,
                           store_schema=True) as writer:

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import datasets
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -24,6 +23,7 @@ import pyarrow.parquet as pq
 
 from courtbench.hub.atomic import atomic_output_dir
 from courtbench.hub.card import CARD_FILE, render_card
+from courtbench.hub.features import TableFeatures
 from courtbench.hub.files import list_files
 from courtbench.hub.parquet import MAX_ROW_GROUP_BYTES, MAX_ROW_GROUP_ROWS
 from courtbench.hub.writer import (
@@ -120,7 +120,7 @@ class ParquetStreamWriter:
 class WrittenSplit:
     """One split file a producer wrote: its features, rows and uncompressed Arrow bytes."""
 
-    features: datasets.Features
+    features: TableFeatures
     num_rows: int
     num_bytes: int
 

@@ -8,12 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import datasets
-
-from courtbench.compat import features_to_yaml
 from courtbench.errors import VerificationError
 from courtbench.hub.atomic import HUB_FOLDER_KIND, atomic_output_dir
 from courtbench.hub.card import CARD_FILE, read_card_metadata, render_card
+from courtbench.hub.features import TableFeatures
 from courtbench.hub.files import FileEntry, list_files
 from courtbench.hub.parquet import write_parquet
 
@@ -22,10 +20,16 @@ SPLIT_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 @dataclass(frozen=True)
 class ConfigSpec:
-    """One dataset config: its name, its splits (name → Dataset, in order) and default mark."""
+    """One dataset config: its name, its splits (name → rows, in order) and default mark.
+
+    A split's rows are a ``pyarrow.Table`` cast to a :class:`TableFeatures` schema (what the
+    builders make: no ``datasets`` import) or a ``datasets.Dataset``; anything with
+    ``num_rows`` and ``features`` serves where only the card is written
+    (:mod:`courtbench.hub.streaming`).
+    """
 
     name: str
-    splits: Mapping[str, datasets.Dataset]
+    splits: Mapping[str, Any]
     default: bool = False
 
 
@@ -83,7 +87,7 @@ def card_yaml(configs: Sequence[ConfigSpec], split_bytes: Mapping[str, Mapping[s
     ]
     metadata["dataset_info"] = [
         {"config_name": c.name,
-         "features": features_to_yaml(next(iter(c.splits.values())).features),
+         "features": TableFeatures.of(next(iter(c.splits.values()))).yaml_list(),
          "splits": [{"name": s, "num_bytes": split_bytes[c.name][s], "num_examples": d.num_rows}
                     for s, d in c.splits.items()],
          "dataset_size": sum(split_bytes[c.name].values())}
@@ -142,7 +146,7 @@ def write_hub_folder(
     if "courtbench_dataset" not in card_metadata:
         raise ValueError("card_metadata must name the dataset plugin under 'courtbench_dataset'")
     for config in configs:
-        features = [d.features for d in config.splits.values()]
+        features = [TableFeatures.of(d) for d in config.splits.values()]
         if any(f != features[0] for f in features[1:]):
             raise ValueError(f"config {config.name!r}: splits have different features")
     split_sizes = {c.name: {s: d.num_rows for s, d in c.splits.items()} for c in configs}

@@ -29,7 +29,7 @@ STREAMS: dict[str, Callable[[Path], SourceRead]] = {
     "wide": stream_wide_rows,
     "entscheidsuche": stream_entscheidsuche,
 }
-FORMATS: tuple[str, ...] = tuple(READERS)
+FORMATS: tuple[str, ...] = tuple(READERS)  # = slds.defaults.SOURCE_FORMATS (tested)
 
 
 def guess_format(path: Path) -> str:
