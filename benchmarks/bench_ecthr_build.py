@@ -32,6 +32,14 @@ REFERENCE_CODE = ("import sys, pandas; "
 #: matplotlib loads in the figure child meanwhile (courtbench.figure_worker). Timed as a third
 #: process to show how much of the ratio is start-up.
 IMPORT_FLOOR_CODE = "import courtbench.hub.writer, pandas"
+#: The card's figure alone, as the build's child draws it: a process that imports matplotlib
+#: and draws award_distribution.png from the release's awards per split (saved beforehand).
+#: The figure must keep its bytes, so this chain (start-up, import, drawing) bounds the build
+#: from below however fast the rest becomes.
+FIGURE_FLOOR_CODE = ("import sys, numpy, matplotlib; matplotlib.use('Agg'); "
+                     "import matplotlib.pyplot; from ecthr_npd.figures import award_distribution; "
+                     "saved = numpy.load(sys.argv[1]); "
+                     "award_distribution({k: saved[k] for k in saved.files})(sys.argv[2])")
 
 
 def _timed_process(args: list[str]) -> dict:
@@ -65,10 +73,26 @@ def _step_timings(stdout: str) -> dict[str, float]:
     return {}
 
 
+def _save_split_awards(source: Path, out: Path) -> Path:
+    """The source's awards (EUR) per locked split, as an ``.npz`` for :data:`FIGURE_FLOOR_CODE`."""
+    import numpy as np
+
+    from ecthr_npd import schema
+    from ecthr_npd.reader import read_case_level
+    from ecthr_npd.splits import locked_membership
+
+    table = read_case_level(source)
+    split = locked_membership(table).split
+    awards = table.column(schema.TARGET_COLUMN).to_numpy()
+    np.savez(out, **{name: awards[split == code] for code, name in enumerate(schema.SPLITS)})
+    return out
+
+
 def main() -> dict:
     """Figures: median wall seconds of the build and of the pandas reference (both as
     processes, :data:`REPEATS` interleaved runs each), their ratio against
-    :data:`TARGET_RATIO`; the same for the import floor (:data:`IMPORT_FLOOR_CODE`); median
+    :data:`TARGET_RATIO`; the same for the import floor (:data:`IMPORT_FLOOR_CODE`) and the
+    figure floor (:data:`FIGURE_FLOOR_CODE`); median
     CPU seconds of each; every run's seconds; the build's peak RSS and own step timings
     (median run)."""
     with tempfile.TemporaryDirectory(prefix="bench-ecthr-") as tmp:
@@ -77,13 +101,16 @@ def main() -> dict:
                  "--out", str(Path(tmp) / "ecthr_npd")]
         reference = ["-c", REFERENCE_CODE, str(source), str(Path(tmp) / "reference.parquet")]
         floor = ["-c", IMPORT_FLOOR_CODE]
-        for args in (reference, build, floor):  # warm-up: file cache, .pyc files
+        awards = _save_split_awards(source, Path(tmp) / "awards.npz")
+        figure = ["-c", FIGURE_FLOOR_CODE, str(awards), str(Path(tmp) / "figure.png")]
+        for args in (reference, build, floor, figure):  # warm-up: file cache, .pyc files
             _timed_process(args)
-        reference_runs, build_runs, floor_runs = [], [], []
+        reference_runs, build_runs, floor_runs, figure_runs = [], [], [], []
         for _ in range(REPEATS):
             reference_runs.append(_timed_process(reference))
             build_runs.append(_timed_process(build))
             floor_runs.append(_timed_process(floor))
+            figure_runs.append(_timed_process(figure))
     build_seconds = [run["seconds"] for run in build_runs]
     reference_seconds = [run["seconds"] for run in reference_runs]
     build_median = statistics.median(build_seconds)
@@ -91,6 +118,7 @@ def main() -> dict:
     median_run = sorted(build_runs, key=lambda run: run["seconds"])[REPEATS // 2]
     ratio = build_median / reference_median
     floor_median = statistics.median(run["seconds"] for run in floor_runs)
+    figure_median = statistics.median(run["seconds"] for run in figure_runs)
     cpu = {name: statistics.median(run["cpu_seconds"] for run in runs) for name, runs in
            (("build", build_runs), ("reference", reference_runs), ("floor", floor_runs))}
     return {
@@ -106,6 +134,9 @@ def main() -> dict:
         "import_floor": IMPORT_FLOOR_CODE,
         "import_floor_seconds_median": round(floor_median, 3),
         "import_floor_ratio_to_reference": round(floor_median / reference_median, 3),
+        "figure_floor": "python -c 'import matplotlib; draw award_distribution.png'",
+        "figure_floor_seconds_median": round(figure_median, 3),
+        "figure_floor_ratio_to_reference": round(figure_median / reference_median, 3),
         "cpu_seconds_median": {name: round(value, 3) for name, value in cpu.items()},
         "cpu_ratio_to_reference": round(cpu["build"] / cpu["reference"], 3),
         "build_seconds_runs": [round(s, 3) for s in build_seconds],
