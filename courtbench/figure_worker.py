@@ -13,13 +13,14 @@ A worker in a process that has already imported matplotlib (a test session, the 
 child would only load it again), or made with ``parallel=False``, draws in-process instead;
 callers see no difference but the time.
 
-Run as ``python -m courtbench.figure_worker`` it is the child: it reads pickled
-``(draw, path)`` jobs from stdin and answers each with a pickled ``(status, message)`` on
-stdout until stdin closes.
+Run as ``python -m courtbench.figure_worker [MODULE ...]`` it is the child: it imports
+matplotlib and the named modules, then reads pickled ``(draw, path)`` jobs from stdin and
+answers each with a pickled ``(status, message)`` on stdout until stdin closes.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import pickle
 import shutil
@@ -41,12 +42,15 @@ class FigureWorker:
     Args:
         parallel: ``None`` (default): start the child unless matplotlib is already imported
             here; ``True``: start it in any case; ``False``: draw every figure in-process.
+        preload: modules the submitted drawings live in; the child imports them after
+            matplotlib, while it waits for the first job (unpickling a job would otherwise
+            import them then).
 
     Use as a context manager (or call :meth:`close`): the child is stopped and its scratch
     folder removed on exit, whether or not the figures were collected.
     """
 
-    def __init__(self, *, parallel: bool | None = None) -> None:
+    def __init__(self, *, parallel: bool | None = None, preload: tuple[str, ...] = ()) -> None:
         self._child: subprocess.Popen | None = None
         self._scratch: Path | None = None
         self._submitted = 0
@@ -57,7 +61,7 @@ class FigureWorker:
             self._scratch = Path(tempfile.mkdtemp(prefix="courtbench-figures-"))
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
             self._child = subprocess.Popen(
-                [sys.executable, "-m", "courtbench.figure_worker"], stdin=subprocess.PIPE,
+                [sys.executable, "-m", "courtbench.figure_worker", *preload], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, env=env)
 
     @property
@@ -146,14 +150,16 @@ def _serve(jobs: BinaryIO, answers: BinaryIO) -> None:
         answers.flush()
 
 
-def _preload_matplotlib() -> None:
-    """Import matplotlib with the Agg backend now, so that the first drawing does not wait for
-    it; a missing matplotlib is reported by the drawing itself."""
+def _preload(modules: list[str]) -> None:
+    """Import matplotlib with the Agg backend, then ``modules``, so that the first drawing
+    does not wait for them; an import that fails is reported by the drawing itself."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot  # noqa: F401 - the import is the point
+        for module in modules:
+            importlib.import_module(module)
     except ImportError:
         pass
 
@@ -164,7 +170,7 @@ def main() -> None:
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    _preload_matplotlib()
+    _preload(sys.argv[1:])
     _serve(sys.stdin.buffer, answers)
     answers.close()
     os._exit(0)  # every answer is flushed; tearing matplotlib down would only delay the parent

@@ -236,6 +236,9 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
                                     split_sizes=split_sizes)
         membership = chosen.membership
         timings["splits_views"] = time.perf_counter() - step
+        # submitted now, so that a figure child draws while the configs and files are written
+        figure = figures.submit(award_distribution_figure(table, membership,
+                                                          synthetic=synthetic is not None))
 
         step = time.perf_counter()
         configs = facts_build.with_facts(make_configs(table, membership, applicants), facts_input)
@@ -261,8 +264,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
         report = write_hub_folder(
             Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
             card_metadata=metadata,
-            figures={"award_distribution.png": figures.submit(award_distribution_figure(
-                table, membership, synthetic=synthetic is not None))})
+            figures={"award_distribution.png": figure})
         timings["write"] = time.perf_counter() - step
     timings["total"] = time.perf_counter() - start
     facts_line = (None if facts_input is None else

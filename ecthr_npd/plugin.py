@@ -70,7 +70,7 @@ def build(args: argparse.Namespace) -> int:
     from courtbench.figure_worker import FigureWorker
 
     _check_build_arguments(args)
-    with FigureWorker() as figure_worker:
+    with FigureWorker(preload=("ecthr_npd.figures",)) as figure_worker:
         from ecthr_npd.build import build_folder, build_synthetic, format_report
         from ecthr_npd.defaults import ID_SIZE
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from courtbench.errors import SourceError
-from ecthr_npd import schema
-from ecthr_npd.reader import read_applicant_level, read_case_level
+from ecthr_npd import reader, schema
+from ecthr_npd.reader import read_applicant_level, read_case_level, read_rows, read_string_table
 from ecthr_npd.synthetic import write_synthetic
 
 SAMPLES = ("case_level.sample_train_2010.csv", "case_level.sample_test_2025.csv")
@@ -340,3 +340,35 @@ def test_the_earliest_row_breaking_any_rule_is_reported_before_a_later_row_break
         read_case_level(_write(tmp_path / "bad.csv", rows))
     message = str(caught.value)
     assert f"line {earlier + 1}" in message and "test_challenging_view" in message
+
+
+_FIELD = st.text(alphabet=st.sampled_from(list('ab ;,"\n\r\t-é')), max_size=8)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.lists(_FIELD, min_size=3, max_size=3), min_size=1, max_size=6),
+       terminator=st.sampled_from(["\n", "\r\n", "\r"]))
+def test_pyarrow_values_equal_the_csv_module_values_of_any_strictly_valid_file(
+        tmp_path, rows, terminator):
+    path = tmp_path / "any.csv"
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator=terminator).writerows([["a", "b", "c"], *rows])
+    try:
+        _, columns, lines = read_rows(path, expected_header=["a", "b", "c"])
+    except SourceError:  # e.g. a lone CR splits a record: the strict parse refuses both ways
+        with pytest.raises(SourceError):
+            read_string_table(path, ["a", "b", "c"])
+        return
+    table, table_lines = read_string_table(path, ["a", "b", "c"])
+    assert table_lines == lines
+    assert [table.column(name).to_pylist() for name in "abc"] == columns
+
+
+def test_a_disagreement_between_the_two_parsers_is_refused(tmp_path, monkeypatch):
+    path = tmp_path / "two.csv"
+    path.write_text("a,b\n1,2\n3,4\n", encoding="utf-8")
+    one_row_short = reader.pa_csv.read_csv
+    monkeypatch.setattr(reader.pa_csv, "read_csv",
+                        lambda *args, **kwargs: one_row_short(*args, **kwargs).slice(1))
+    with pytest.raises(SourceError, match="csv module read 2 records but pyarrow 1"):
+        read_string_table(path, ["a", "b"])
