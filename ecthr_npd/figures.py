@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 
-from ecthr_npd import schema
-from ecthr_npd.splits import Membership
+if TYPE_CHECKING:  # not imported at run time: a figure child unpickling AwardDistribution
+    import pyarrow as pa  # then loads only numpy and matplotlib (courtbench.figure_worker)
+
+    from ecthr_npd.splits import Membership
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,8 @@ def award_distribution_figure(table: pa.Table, membership: Membership, *,
                               synthetic: bool = False) -> AwardDistribution:
     """:func:`award_distribution` of a canonical case table's target, split by
     ``membership`` (the card's figure)."""
+    from ecthr_npd import schema
+
     y = table.column(schema.TARGET_COLUMN).to_numpy()
     return award_distribution({name: y[membership.split == code]
                                for code, name in enumerate(schema.SPLITS)},
