@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from courtbench import __version__, commands
+from courtbench.boundary import BoundaryError
 from courtbench.cli_parser import CourtbenchParser
 from courtbench.errors import CourtbenchError, shorten_message
 
@@ -137,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 2
             prefix = f"courtbench {args.command}"
             return int(args.func(args) or 0)
-    except CourtbenchError as error:
+    except (CourtbenchError, BoundaryError) as error:
         print(f"{prefix}: error: {shorten_message(str(error))}", file=sys.stderr)
         return 1
     except OSError as error:  # the environment, not a bug: a missing file, a full disk …
