@@ -8,7 +8,11 @@
   would be ignored;
 - one flag name per concept across commands: an option registered under an old spelling of
   :data:`RENAMED_OPTIONS` is registered under the new one, and the old one still works with
-  a one-line deprecation notice on stderr.
+  a one-line deprecation notice on stderr;
+- a usage error (unknown flag, missing or bad value — a number outside its range included,
+  see :mod:`courtbench.option_checks`) is one line on stderr, exit status 2, with no usage
+  block burying it;
+- ``--help`` shows the range every numeric option accepts.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import difflib
 import re
 import sys
 
-from courtbench.errors import CourtbenchError
+from courtbench.errors import CourtbenchError, shorten_message
+from courtbench.option_checks import allowed_range
 
 #: An option whose help starts "with --X:" only has an effect together with --X.
 _ONLY_WITH = re.compile(r"^with (--[a-z][a-z0-9-]*)\b")
@@ -69,6 +74,20 @@ class CourtbenchParser(argparse.ArgumentParser):
     def add_argument(self, *args, **kwargs):
         args, kwargs = _renamed(args, kwargs)
         return super().add_argument(*args, **kwargs)
+
+    def error(self, message: str):
+        """A usage error as one line, ``PROG: error: MESSAGE; see PROG --help`` (exit 2)."""
+        text = " ".join(str(message).splitlines())
+        self.exit(2, f"{self.prog}: error: {shorten_message(text)}; see {self.prog} --help\n")
+
+    def format_help(self) -> str:
+        for action in self._actions:
+            allowed = allowed_range(action)
+            if allowed and action.help is not argparse.SUPPRESS \
+                    and "(allowed: " not in (action.help or ""):
+                note = f"(allowed: {allowed})".replace("%", "%%")
+                action.help = f"{action.help} {note}" if action.help else note
+        return super().format_help()
 
     def _known_options(self) -> list[str]:
         return sorted({o for action in self._actions for o in action.option_strings})

@@ -222,16 +222,15 @@ def refuse_output_inside_data(out: Path, data: Path | None) -> None:
 
 
 def guard_output(run: ArgsRunner, output_kind: str | None) -> ArgsRunner:
-    """Wrap a plugin command so that, before any work, an input inside ``--out``, an
+    """Wrap a plugin command so that, before any work (option values were checked while
+    parsing, :mod:`courtbench.option_checks`), an input inside ``--out``, an
     existing ``--out`` that is not a replaceable ``output_kind``
     (:func:`courtbench.hub.atomic.check_replaceable`) and a ``--data`` folder of another
     dataset (:func:`check_data_folder`) are refused."""
     from courtbench.hub.atomic import check_replaceable, refuse_inputs_inside
-    from courtbench.option_checks import check_option_ranges
 
     @functools.wraps(run)
     def guarded(args: argparse.Namespace) -> int:
-        check_option_ranges(args)
         data, dataset = getattr(args, "data", None), getattr(args, "dataset", None)
         if isinstance(data, Path) and isinstance(dataset, str):
             check_data_folder(data, dataset)

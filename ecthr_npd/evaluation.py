@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from courtbench import option_checks
+from courtbench.boundary import AMOUNT_CEILING
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
 from courtbench.leaderboard.rerun import rerun_block
@@ -437,13 +439,15 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
                              "file is scored on those it covers completely (test only, "
                              "validation only, both), a split covered in part is refused; "
                              "rows of other splits are skipped")
-    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
+    parser.add_argument("--resamples", type=option_checks.RESAMPLES, default=DEFAULT_RESAMPLES,
                         help=f"paired bootstrap resamples (default {DEFAULT_RESAMPLES:,})")
-    parser.add_argument("--bootstrap-seed", type=int, default=DEFAULT_BOOTSTRAP_SEED,
+    parser.add_argument("--bootstrap-seed", type=option_checks.SEED, default=DEFAULT_BOOTSTRAP_SEED,
                         help=f"seed of the bootstrap (default {DEFAULT_BOOTSTRAP_SEED})")
-    parser.add_argument("--zero-threshold", type=float, default=0.5,
+    parser.add_argument("--zero-threshold", type=option_checks.number(
+                            0.0, AMOUNT_CEILING, what="an amount in EUR"), default=0.5,
                         help="a prediction below it (EUR) counts as a zero award (default 0.5)")
-    parser.add_argument("--top-articles", type=int, default=DEFAULT_TOP_ARTICLES,
+    parser.add_argument("--top-articles", type=option_checks.count(
+                            1_000, what="a number of articles"), default=DEFAULT_TOP_ARTICLES,
                         help=f"violated articles in the by-article table (default "
                              f"{DEFAULT_TOP_ARTICLES})")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")

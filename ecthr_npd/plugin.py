@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import DatasetPlugin, deferred
 
@@ -19,13 +20,20 @@ from courtbench.plugins import DatasetPlugin, deferred
 MIN_SYNTHETIC_ROWS = 3
 
 
+#: Most synthetic cases (--n): about seventy times the release's 14,575.
+MAX_SYNTHETIC_ROWS = 1_000_000
+
+
 def _split_sizes(text: str) -> tuple[int, int]:
+    parts = text.split(",")
     try:
-        train, validation = (int(part) for part in text.split(","))
-    except ValueError:
+        if len(parts) != 2:
+            raise argparse.ArgumentTypeError(f"got {len(parts)} value(s)")
+        train, validation = (option_checks.ROWS(part) for part in parts)
+    except argparse.ArgumentTypeError as error:
         raise argparse.ArgumentTypeError(
-            f"--split-sizes {text!r}: expected TRAIN,VALIDATION row counts such as 10217,1461"
-        ) from None
+            f"--split-sizes {text!r}: expected TRAIN,VALIDATION row counts such as 10217,1461 "
+            f"({error})") from None
     return train, validation
 
 
@@ -44,7 +52,7 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                              "instead of verifying and keeping the release's tags")
     parser.add_argument("--split-sizes", type=_split_sizes, metavar="TRAIN,VALIDATION",
                         help="with --recompute: explicit train and validation counts")
-    parser.add_argument("--id-size", type=int, metavar="N",
+    parser.add_argument("--id-size", type=option_checks.ROWS, metavar="N",
                         help=f"size of the ID view (default {ID_SIZE:,}): with --recompute the "
                              "size to assign; otherwise the size the locked ID view must have "
                              "(not checked when the test split holds fewer than N cases); "
@@ -58,9 +66,11 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what the text leakage screen does with award passages: refuse "
                              "(default: nothing is written) or warn (write; the card reports "
                              "the count)")
-    parser.add_argument("--n", type=int, default=DEFAULT_ROWS,
+    parser.add_argument("--n", type=option_checks.count(MAX_SYNTHETIC_ROWS,
+                                                             what="a number of cases"), default=DEFAULT_ROWS,
                         help=f"with --synthetic: number of cases (default {DEFAULT_ROWS:,})")
-    parser.add_argument("--seed", type=int, default=0, help="with --synthetic: generator seed")
+    parser.add_argument("--seed", type=option_checks.SEED, default=0,
+                        help="with --synthetic: generator seed")
 
 
 def build(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ from typing import Any
 
 import datasets
 
-from courtbench import __version__
+from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import fingerprint, list_files, sha256_file
 from courtbench.leaderboard.rerun import rerun_block
@@ -504,6 +504,6 @@ def add_evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bertscore", action="store_true",
                         help="add BERTScore (needs the bertscore extra and a local model)")
     parser.add_argument("--bertscore-model-path", help="local model folder for BERTScore")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (0)")
+    parser.add_argument("--resamples", type=option_checks.RESAMPLES, default=1000, help="bootstrap resamples (1000)")
+    parser.add_argument("--seed", type=option_checks.SEED, default=0, help="bootstrap seed (0)")
     add_evaluate_judge_arguments(parser)

@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from courtbench import __version__
+from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.llm import (
     ChatRequest,
@@ -42,7 +42,6 @@ from courtbench.llm import (
     decoding_params,
     dry_run_text,
     endpoint_from_args,
-    finite_float,
     manifest_endpoint,
     run_chat,
     run_record,
@@ -433,19 +432,19 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                              "seed 2025, 512 new tokens, stop </s>); options below override it")
     parser.add_argument("--reasoning", action="store_true",
                         help="a reasoning model: the preset's new-token budget x 10")
-    parser.add_argument("--temperature", type=finite_float, help="default: the preset's (0.7)")
-    parser.add_argument("--top-p", type=finite_float, help="default: the preset's (0.8)")
-    parser.add_argument("--seed", type=int, help="default: the preset's (2025)")
-    parser.add_argument("--max-tokens", type=int,
+    parser.add_argument("--temperature", type=option_checks.TEMPERATURE, help="default: the preset's (0.7)")
+    parser.add_argument("--top-p", type=option_checks.TOP_P, help="default: the preset's (0.8)")
+    parser.add_argument("--seed", type=option_checks.SEED, help="default: the preset's (2025)")
+    parser.add_argument("--max-tokens", type=option_checks.LENGTH,
                         help="new tokens (default: the preset's, 1024 or 512, x 10 with "
                              "--reasoning)")
-    parser.add_argument("--max-input-chars", type=int, metavar="N",
+    parser.add_argument("--max-input-chars", type=option_checks.LENGTH, metavar="N",
                         help="cut longer decisions at a paragraph boundary (counted and "
                              "reported); default: never cut")
     parser.add_argument("--tokenizer", type=Path, metavar="PATH",
                         help="a local tokenizer (tokenizer.json or model folder) to cut "
                              "decisions by tokens (with --max-input-tokens)")
-    parser.add_argument("--max-input-tokens", type=int, metavar="N",
+    parser.add_argument("--max-input-tokens", type=option_checks.LENGTH, metavar="N",
                         help="cut longer decisions at a paragraph boundary within the first N "
                              "tokens of --tokenizer (counted and reported)")
     parser.add_argument("--system-prompt", type=Path, metavar="FILE",
@@ -457,6 +456,6 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     local.add_argument("--local-model", type=Path, metavar="PATH",
                        help="generate with transformers from a local model folder (e.g. the "
                             "model/ of `courtbench train slds`) on CPU or GPU, no server")
-    local.add_argument("--max-model-len", type=int, default=8192, metavar="N",
+    local.add_argument("--max-model-len", type=option_checks.LENGTH, default=8192, metavar="N",
                        help="--local-model: prompt + new tokens (default 8,192); longer "
                             "decisions are cut in tokens")

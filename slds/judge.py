@@ -20,11 +20,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from courtbench import __version__
+from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
-from courtbench.llm import EndpointConfig, endpoint_from_args, finite_float
-from courtbench.llm.cli import add_run_control_arguments, failure_share
+from courtbench.llm import EndpointConfig, endpoint_from_args
+from courtbench.llm.cli import RETRIES, TIMEOUT, add_run_control_arguments, failure_share
 from courtbench.llm.core import ResponseCache
 from courtbench.metric_modules import load_metric_module
 from courtbench.output_files import check_output_file, write_output_file
@@ -125,11 +125,11 @@ def add_evaluate_judge_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--judge-cache", type=Path, metavar="FILE",
                        help="SQLite cache of judge responses (default: OUT.judge-cache.sqlite "
                             "beside the report folder)")
-    group.add_argument("--judge-concurrency", type=int, default=8, metavar="N",
+    group.add_argument("--judge-concurrency", type=option_checks.PARALLEL, default=8, metavar="N",
                        help="requests in flight (default 8)")
-    group.add_argument("--judge-timeout", type=float, default=120.0, metavar="SECONDS",
+    group.add_argument("--judge-timeout", type=TIMEOUT, default=120.0, metavar="SECONDS",
                        help="seconds per request attempt (default 120)")
-    group.add_argument("--judge-max-retries", type=int, default=6, metavar="N",
+    group.add_argument("--judge-max-retries", type=RETRIES, default=6, metavar="N",
                        help="retries on 429 / 5xx / timeouts (default 6)")
     group.add_argument("--judge-failed-as-zero", action="store_true",
                        help="count failed judge samples as 0 instead of excluding them")
@@ -140,11 +140,11 @@ def add_evaluate_judge_arguments(parser: argparse.ArgumentParser) -> None:
 def add_judge_decoding_arguments(parser, prefix: str = "--") -> None:
     """``--temperature --seed --max-tokens --parse`` of the judge (``prefix`` ``--judge-`` in
     ``courtbench evaluate slds``)."""
-    parser.add_argument(f"{prefix}temperature", type=finite_float, default=0.0,
+    parser.add_argument(f"{prefix}temperature", type=option_checks.TEMPERATURE, default=0.0,
                         help="judge sampling temperature (default 0)")
-    parser.add_argument(f"{prefix}seed", type=int, default=0,
+    parser.add_argument(f"{prefix}seed", type=option_checks.SEED, default=0,
                         help="sampling seed sent to the endpoint (default 0)")
-    parser.add_argument(f"{prefix}max-tokens", type=int, default=2048,
+    parser.add_argument(f"{prefix}max-tokens", type=option_checks.LENGTH, default=2048,
                         help="answer budget of the judge (default 2048)")
     parser.add_argument(f"{prefix}parse", choices=PARSE_MODES, default="strict",
                         help="strict (default): five score lines, integers 1-3, failed samples "

@@ -12,12 +12,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import DatasetPlugin, deferred
 from slds.defaults import DEFAULT_SYNTHETIC_DECISIONS, SLDS_LICENSE, SOURCE_FORMATS
 
 #: Fewest synthetic decisions that fill every split (see slds.synthetic.generate_wide_rows).
 MIN_SYNTHETIC_DECISIONS = 7
+#: Most synthetic decisions (--decisions): ten times the real collection's ~20,000.
+MAX_SYNTHETIC_DECISIONS = 200_000
+#: A split boundary year: the BGE volumes start in 1875.
+YEAR = option_checks.integer(1875, 2200, what="a year")
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,32 +39,24 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                         help="build the built-in SYNTHETIC stand-in instead of a source")
     parser.add_argument("--format", choices=SOURCE_FORMATS, dest="source_format",
                         help="with --source: the source shape (guessed when omitted)")
-    parser.add_argument("--decisions", type=int, default=DEFAULT_SYNTHETIC_DECISIONS,
+    parser.add_argument("--decisions", type=option_checks.count(
+                            MAX_SYNTHETIC_DECISIONS, what="a number of decisions"), default=DEFAULT_SYNTHETIC_DECISIONS,
                         help="with --synthetic: number of decisions, 3 rows each "
                              f"(default {DEFAULT_SYNTHETIC_DECISIONS:,})")
-    parser.add_argument("--seed", type=int, default=0, help="with --synthetic: generator seed")
+    parser.add_argument("--seed", type=option_checks.SEED, default=0,
+                        help="with --synthetic: generator seed")
     parser.add_argument("--license", default=SLDS_LICENSE, dest="license_id",
                         help=f"with --source: the licence the source states "
                              f"(default {SLDS_LICENSE}, as SLDS)")
-    parser.add_argument("--num-proc", type=_positive, default=None,
+    parser.add_argument("--num-proc", type=option_checks.PARALLEL, default=None,
                         help="processes for the card's summarization properties (default: the "
                              f"available cores, here {available_cores()}); the result is the "
                              "same for any value")
-    parser.add_argument("--last-train-year", type=int, default=defaults.last_train_year)
-    parser.add_argument("--last-validation-year", type=int,
+    parser.add_argument("--last-train-year", type=YEAR, default=defaults.last_train_year)
+    parser.add_argument("--last-validation-year", type=YEAR,
                         default=defaults.last_validation_year)
-    parser.add_argument("--last-test-year", type=int, default=defaults.last_test_year,
+    parser.add_argument("--last-test-year", type=YEAR, default=defaults.last_test_year,
                         help="later years go to their own split test_<year>")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of processes")
-    return value
 
 
 def build(args: argparse.Namespace) -> int:

@@ -153,14 +153,22 @@ def test_unknown_missing_and_duplicate_ids_are_listed(hub_folder, tmp_path, caps
     (["--api-key-env", "COURTBENCH_TEST_UNSET_KEY"], "COURTBENCH_TEST_UNSET_KEY: the environment variable"),
     (["--config", "fr_fr"], "cannot load config 'fr_fr'"),
     (["--demonstration", "de"], "expected LANG=FILE"),
-    (["--concurrency", "0"], "concurrency must be an integer >= 1, got 0"),
+    (["--concurrency", "0"], "argument --concurrency: expected a number of requests in [1, "
+                             "1,024], got '0'"),
     (["--system-template", "/nonexistent/sys.txt"], "--system-template /nonexistent/sys.txt: not a file"),
-    (["--max-tokens", "0"], "--max-tokens 0: expected a positive integer"),
+    (["--max-tokens", "0"], "argument --max-tokens: expected a length in [1, 10,000,000], "
+                            "got '0'"),
 ])
 def test_bad_arguments_are_one_line_errors(hub_folder, tmp_path, capsys, extra, message):
     predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
-    assert main(_args(hub_folder, predictions, "http://127.0.0.1:9/v1", tmp_path / "o.json", *extra)) == 1
-    assert message in capsys.readouterr().err
+    try:
+        code = main(_args(hub_folder, predictions, "http://127.0.0.1:9/v1", tmp_path / "o.json",
+                          *extra))
+    except SystemExit as exit_info:  # a bad option value: refused while parsing
+        code = exit_info.code
+    assert code == (2 if message.startswith("argument ") else 1)
+    err = capsys.readouterr().err
+    assert message in err.strip().splitlines()[-1] and "Traceback" not in err
 
 
 @pytest.mark.parametrize("language", ["xx", "en", "DE"])

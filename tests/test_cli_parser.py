@@ -120,21 +120,25 @@ def test_an_option_that_only_works_with_another_is_refused_when_alone(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["baselines", "slds", "--data", "d", "--out", "o", "--budget", "0"], "--budget 0: expected"),
+    (["baselines", "slds", "--data", "d", "--out", "o", "--budget", "0"],
+     "argument --budget: expected a number of tokens in [1, 10,000,000], got '0'"),
     (["evaluate", "slds", "--data", "d", "--predictions", "p", "--out", "o", "--seed", "-1"],
-     "--seed -1: expected a number >= 0"),
+     "argument --seed: expected an integer seed in [0, 4,294,967,295], got '-1'"),
     (["evaluate", "ecthr_npd", "--data", "d", "--predictions", "p", "--out", "o",
-      "--resamples", str(10**12)], "--resamples 1000000000000: expected a number >= 1 and "
-                                   "<= 100,000"),
+      "--resamples", str(10**12)], "argument --resamples: expected a number of resamples in "
+                                   "[1, 100,000], got '1000000000000'"),
     (["generate", "slds", "--data", "d", "--out", "o.jsonl", "--model", "m", "--top-p", "5",
       "--base-url", "http://127.0.0.1:9/v1", "--config", "de_de"],
-     "--top-p 5.0: expected a number > 0 and <= 1"),
+     "argument --top-p: expected a top-p > 0 and <= 1, got '5'"),
 ])
 def test_numeric_options_out_of_range_are_one_line_before_any_work(tmp_path, capsys, argv,
                                                                    message):
-    assert main([str(tmp_path / a) if a in ("d", "o", "p", "o.jsonl") else a for a in argv]) == 1
+    with pytest.raises(SystemExit) as exit_info:  # refused while parsing: a usage error
+        main([str(tmp_path / a) if a in ("d", "o", "p", "o.jsonl") else a for a in argv])
     err = capsys.readouterr().err
+    assert exit_info.value.code == 2
     assert message in err and len(err.strip().splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_non_utf8_stdout_gets_escapes_not_a_traceback(tmp_path):

@@ -354,11 +354,17 @@ def test_dry_run_sends_nothing_and_bad_options_are_one_line_errors(folder, tmp_p
         printed = capsys.readouterr().out
         assert '"tools"' in printed and "inspect_case" in printed
         assert "dry run: step 1 of up to 12 per case shown" in printed
-        for arguments, message in ((["--max-steps", "0"], "--max-steps 0"),
-                                   (["--top-k", "0"], "--top-k 0"),
+        for arguments, message in ((["--max-steps", "0"], "argument --max-steps: expected a "
+                                    "number of turns in [1, 100], got '0'"),
+                                   (["--top-k", "100000"], "argument --top-k: expected a number "
+                                    "of references in [1, 100], got '100000'"),
                                    (["--knowledge-base", str(tmp_path / "nope")],
                                     "not a directory")):
-            assert _run(folder, server, tmp_path / "x.csv", *arguments) == 1
+            try:
+                code = _run(folder, server, tmp_path / "x.csv", *arguments)
+            except SystemExit as exit_info:  # refused while parsing
+                code = exit_info.code
+            assert code == (2 if message.startswith("argument") else 1)
             error = capsys.readouterr().err.strip()
             assert message in error and "Traceback" not in error
             assert len(error.splitlines()) == 1

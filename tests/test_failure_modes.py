@@ -41,8 +41,11 @@ def _absent_module(name):
 
 
 def run_cli(capsys, *argv) -> tuple[int, str]:
-    """Exit code and stderr of ``courtbench ARGV`` run in-process."""
-    code = main([str(a) for a in argv])
+    """Exit code and stderr of ``courtbench ARGV`` run in-process (a usage error: 2)."""
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exit_info:
+        code = exit_info.code
     return code, capsys.readouterr().err
 
 
@@ -237,18 +240,23 @@ def test_missing_or_folder_sources(capsys, tmp_path, ecthr_source):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("n", ["0", "1", "-5"])
-def test_synthetic_size_too_small(capsys, tmp_path, n):
+@pytest.mark.parametrize("n, exit_code, needle", [
+    ("0", 2, "argument --n: expected a number of cases in [1, 1,000,000], got '0'"),
+    ("1", 1, "--n 1"), ("-5", 2, "got '-5'")])
+def test_synthetic_size_too_small(capsys, tmp_path, n, exit_code, needle):
     code, err = run_cli(capsys, "build", "ecthr_npd", "--synthetic", "--n", n,
                         "--out", tmp_path / "out")
-    assert_one_line_error(code, err, f"--n {n}", "expected")
+    assert_one_line_error(code, err, needle, "expected", exit_code=exit_code)
+    assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("decisions", ["0", "1"])
-def test_slds_synthetic_size_too_small(capsys, tmp_path, decisions):
+@pytest.mark.parametrize("decisions, exit_code, needle", [
+    ("0", 2, "argument --decisions: expected a number of decisions in [1, 200,000], got '0'"),
+    ("1", 1, "--decisions 1")])
+def test_slds_synthetic_size_too_small(capsys, tmp_path, decisions, exit_code, needle):
     code, err = run_cli(capsys, "build", "slds", "--synthetic", "--decisions", decisions,
                         "--out", tmp_path / "out")
-    assert_one_line_error(code, err, f"--decisions {decisions}", "expected")
+    assert_one_line_error(code, err, needle, "expected", exit_code=exit_code)
 
 
 def test_split_sizes_larger_than_the_source(capsys, tmp_path, ecthr_source):
@@ -556,7 +564,7 @@ def _bad_invocations(tmp: Path, ecthr_built: Path, slds_built: Path) -> list[lis
          "--out", tmp / "o6"],
         ["publish", missing, "--repo-id", "org/x", "--dry-run"],
         ["metrics", "path", "nope"],
-        ["demo", "--out", tmp / "o7", "--scale", "5"],
+        ["demo", "--out", tmp / "o7", "--datasets", "nosuch"],
         ["judge", "slds", "--data", missing, "--config", "de_de", "--predictions",
          missing / "p.jsonl", "--base-url", "http://127.0.0.1:9", "--model", "m",
          "--out", tmp / "j.json"],

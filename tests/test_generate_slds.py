@@ -209,16 +209,22 @@ def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_
 
 @pytest.mark.parametrize("extra, message", [
     (["--config", "de_xx"], "--config 'de_xx': expected one of de_de"),
-    (["--config", "de_de", "--max-input-chars", "0"], "--max-input-chars 0"),
+    (["--config", "de_de", "--max-input-chars", "0"],
+     "argument --max-input-chars: expected a length in [1, 10,000,000], got '0'"),
     (["--config", "de_de", "--user-prompt", "{user}"], "never uses {decision}"),
-    (["--config", "de_de", "--concurrency", "0"], "--concurrency: concurrency must be"),
+    (["--config", "de_de", "--concurrency", "0"],
+     "argument --concurrency: expected a number of requests in [1, 1,024], got '0'"),
 ])
 def test_bad_options_are_one_line_errors_before_any_request(slds_folder, tmp_path, capsys, extra, message):
     if "{user}" in extra:
         (tmp_path / "u.txt").write_text("no placeholder")
         extra = [e.replace("{user}", str(tmp_path / "u.txt")) for e in extra]
     with FakeChatServer(lambda request, attempt: Reply("ok")) as server:
-        assert main(_args(slds_folder, server.url, tmp_path / "p.jsonl", *extra)) == 1
+        try:
+            code = main(_args(slds_folder, server.url, tmp_path / "p.jsonl", *extra))
+        except SystemExit as exit_info:  # a bad option value: refused while parsing
+            code = exit_info.code
+        assert code == (2 if message.startswith("argument ") else 1)
         assert server.requests == []
     assert message in capsys.readouterr().err
 

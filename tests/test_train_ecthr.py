@@ -4,6 +4,7 @@ and a killed run resumes to bit-identical weights. Skipped without the ``train``
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -130,7 +131,8 @@ def test_a_killed_run_resumes_to_the_same_weights(built, full_run, tmp_path):
     assert main(_args(built, out, "--resume", "--learning-rate", "1e-3")) == 1  # other options
     assert main(_args(built, out, "--resume")) == 0
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["resumed_from"] in ("checkpoint-10", "checkpoint-15")
+    # checkpoint-10 itself when the kill came after its trainer_state.json was complete
+    assert manifest["resumed_from"] in ("checkpoint-5", "checkpoint-10", "checkpoint-15")
     last = f"checkpoints/checkpoint-{STEPS}/model.safetensors"
     assert (out / last).read_bytes() == (full_run / last).read_bytes()
     name = "predictions/modernbert.csv"
@@ -179,3 +181,95 @@ def test_standardiser_and_chunks(built):
     assert [len(w) for w in windows[0]] == [8, 8] and len(windows[1]) == 1
     assert all(w[0] == tokenizer.cls_token_id and w[-1] == tokenizer.sep_token_id
                for w in windows[0])
+
+
+def _short(built, out: Path, *extra: str) -> list[str]:
+    """A 4-step run with a checkpoint every 2 steps."""
+    return _args(built, out, "--max-steps", "4", "--eval-steps", "2", *extra)
+
+
+def test_rerunning_a_finished_run_replaces_it(built, tmp_path, capsys):
+    out = tmp_path / "again"
+    assert main(_short(built, out)) == 0
+    first = (out / "predictions" / "modernbert.csv").read_bytes()
+    assert main(_short(built, out)) == 0, capsys.readouterr().err  # as the README says
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+    assert (out / "predictions" / "modernbert.csv").read_bytes() == first
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--smooth-l1-beta", "-1", "expected a SmoothL1 beta >= 0"),
+    ("--learning-rate", "nan", "expected a finite learning rate (> 0 and <= 1), got 'nan'"),
+    ("--max-steps", "0", "expected a number of steps in [1, 1,000,000], or -1"),
+    ("--max-steps", "1000000000", "in [1, 1,000,000]"),
+    ("--epochs", "0", "expected a number of epochs > 0"),
+    ("--seed", "1.5", "integer seed"),
+    ("--warmup", "1.5", "a warm-up ratio in [0, 1) or whole warm-up steps"),
+    ("--effective-batch", "0", "expected a batch size in [1, 65,536]"),
+])
+def test_bad_options_are_refused_before_any_folder(built, tmp_path, capsys, option, value,
+                                                   message):
+    out = tmp_path / "never"
+    with pytest.raises(SystemExit) as exit_info:
+        main(_short(built, out, option, value))
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert f"argument {option}: " in err and message in err, err
+    assert not out.exists()
+
+
+def _failing_save(monkeypatch, fail_at: int) -> None:
+    """The Trainer's weight save fails like a full disk at its ``fail_at``-th call."""
+    import safetensors.torch
+
+    real, calls = safetensors.torch.save_file, []
+
+    def save_file(tensors, filename, metadata=None):
+        calls.append(filename)
+        if len(calls) == fail_at:
+            raise OSError(errno.ENOSPC, "No space left on device", filename)
+        return real(tensors, filename, metadata=metadata)
+
+    monkeypatch.setattr(safetensors.torch, "save_file", save_file)
+
+
+def test_a_full_disk_while_saving_a_checkpoint_is_one_line_and_resumable(built, tmp_path,
+                                                                         capsys, monkeypatch):
+    out = tmp_path / "full"
+    _failing_save(monkeypatch, fail_at=2)  # checkpoint-2 is written, checkpoint-4 is not
+    assert main(_short(built, out)) == 1
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert "Traceback" not in err and "SafetensorError" not in err
+    assert last.startswith(f"courtbench train: error: --out {out}: writing the run failed: "
+                           "the disk is full (")
+    assert "(last: checkpoints/checkpoint-2); continue with the same command plus --resume" in last
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["checkpoint-2"]
+    monkeypatch.undo()
+    assert main(_short(built, out)) == 1  # a new run would throw the checkpoint away
+    assert "holds an unfinished training run" in capsys.readouterr().err
+    assert main(_short(built, out, "--resume")) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["resumed_from"] == "checkpoint-2"
+
+
+def test_a_failure_before_the_first_checkpoint_leaves_no_folder(built, tmp_path, capsys,
+                                                                monkeypatch):
+    out = tmp_path / "first"
+    _failing_save(monkeypatch, fail_at=1)
+    assert main(_short(built, out)) == 1
+    err = capsys.readouterr().err
+    assert "the run had no checkpoint yet, so its folder" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_epochs_that_come_to_too_many_steps_are_refused_before_any_folder(built, tmp_path,
+                                                                          capsys, monkeypatch):
+    from courtbench.training import options
+
+    monkeypatch.setattr(options, "MAX_STEPS", 100)
+    out = tmp_path / "long"
+    assert main(_args(built, out, "--max-steps", "-1", "--epochs", "40")) == 1
+    err = capsys.readouterr().err
+    assert "--epochs 40 of" in err and "more than the ceiling of 100 steps" in err, err
+    assert not out.exists()

@@ -134,12 +134,12 @@ def test_lora_targets_and_bad_options(built, tmp_path, capsys):
     assert choose_targets(("q_proj", "gate_proj", "down_proj"),
                           {"qkv_proj", "gate_up_proj", "down_proj"}) == (
         ["gate_up_proj", "qkv_proj", "down_proj"], ["q_proj", "gate_proj"])
-    for extra, message in [(["--configs", "de_xx"], "--configs 'de_xx'"),
-                           (["--lora-targets", "nothing_proj"], "has none of these"),
+    for extra, message in [(["--lora-targets", "nothing_proj"], "has none of these"),
                            (["--max-target-tokens", "480"], "must leave room")]:
         code = _train(built, tmp_path / "bad", *extra)
         err = capsys.readouterr().err
         assert code == 1 and message in err and "Traceback" not in err, err
+        assert not (tmp_path / "bad").exists()  # refused before the run folder
     generate = ["generate", "slds", "--data", str(built["data"]), "--config", "de_de",
                 "--out", str(tmp_path / "g.jsonl")]
     for extra, message in [([], "--base-url and --model are required (or --local-model"),
@@ -147,6 +147,38 @@ def test_lora_targets_and_bad_options(built, tmp_path, capsys):
                             "give it without --base-url / --model")]:
         assert main([*generate, *extra]) == 1
         assert message in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        _train(built, tmp_path / "bad", "--lr-sweep", "fast")
-    assert "--lr-sweep 'fast': expected positive rates" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--lr-sweep", ""], "argument --lr-sweep: expected learning rates separated by commas, "
+                         "or none, got ''"),
+    (["--lr-sweep", "fast"], "item 1 of 'fast': expected a finite learning rate"),
+    (["--lr-sweep", "1e-4,1e-5,0.0001"], "got '1e-4' and '0.0001', the same value"),
+    (["--configs", "de_xx"], "item 1 of 'de_xx': expected one of 'de_de'"),
+    (["--configs", "de_fr,it_it,de_fr"], "expected distinct language pairs, got 'de_fr' twice"),
+    (["--configs", ""], "expected language pairs separated by commas, got ''"),
+    (["--lora-targets", "q_proj,q_proj"], "expected distinct module names"),
+    (["--max-steps", "1000000000"], "argument --max-steps: expected a number of steps in "
+                                    "[1, 1,000,000], or -1"),
+    (["--sweep-steps", "0"], "argument --sweep-steps: expected a number of steps in [1, "),
+    (["--lora-dropout", "1"], "expected a dropout >= 0 and < 1, got '1'"),
+])
+def test_sweep_and_pair_options_are_refused_while_parsing(built, tmp_path, capsys, extra,
+                                                          message):
+    with pytest.raises(SystemExit) as exit_info:
+        _train(built, tmp_path / "bad", *extra)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "bad").exists()
+
+
+def test_a_sweep_counts_toward_the_steps_ceiling(built, tmp_path, capsys, monkeypatch):
+    from courtbench.training import options
+
+    monkeypatch.setattr(options, "MAX_STEPS", 20)
+    code = _train(built, tmp_path / "long", "--lr-sweep", "1e-4,2e-2", "--sweep-steps", "8",
+                  "--max-steps", "6")
+    err = capsys.readouterr().err
+    assert code == 1 and "--max-steps 6 come to 6 optimizer steps (plus 2 sweep run(s) of " \
+        "--sweep-steps 8): more than the ceiling of 20 steps" in err, err
+    assert not (tmp_path / "long").exists()

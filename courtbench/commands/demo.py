@@ -14,13 +14,12 @@ import argparse
 import time
 from pathlib import Path
 
+from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.plugins import load_plugins
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 < args.scale <= 1:
-        raise CourtbenchError(f"--scale {args.scale}: expected a number in (0, 1]")
     plugins = load_plugins()
     chosen = args.datasets if args.datasets is not None else sorted(plugins)
     unknown = [name for name in chosen if name not in plugins or plugins[name].demo is None]
@@ -48,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=Path("demo_out"),
                         help="output folder (default: demo_out)")
-    parser.add_argument("--scale", type=float, default=1.0,
+    parser.add_argument("--scale", type=option_checks.number(0.0, 1.0, low_open=True,
+                                                                 what="a scale"), default=1.0,
                         help="size of the synthetic builds relative to the demo defaults, "
                              "in (0, 1] (default 1)")
     parser.add_argument("--datasets", nargs="*", metavar="NAME",
@@ -56,6 +56,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "none when given without names)")
     parser.add_argument("--skip-metric-example", action="store_true",
                         help="skip the evaluate.load run of the metric modules")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=option_checks.SEED, default=0,
                         help="seed of the example prediction set (default: 0)")
     parser.set_defaults(func=run)

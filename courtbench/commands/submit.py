@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from courtbench import option_checks
 from courtbench.leaderboard.hub import open_pull_request, pr_description, read_accepted_data
 from courtbench.leaderboard.records import verified_records
 from courtbench.leaderboard.results_schema import dumps_record, record_path
@@ -48,14 +49,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _size(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not (value > 0 and value < 1e6):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected billions of parameters (> 0)")
-    return value
+#: --model-size-b: billions of parameters, > 0 and < 1,000,000.
+_size = option_checks.number(0.0, 1e6, low_open=True, high_open=True,
+                             what="a number of billions of parameters")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -303,16 +303,44 @@ def clean_stale_scratch(out_dir: Path) -> list[Path]:
     return handled
 
 
+def marker_document(folder: Path, kind: str, target: Path | None = None, *,
+                    digests: dict | None = None) -> dict:
+    """The marker of ``folder``: every entry (the marker itself excluded) with its content
+    digest, and ``target`` (default ``folder``) as the folder it was written for.
+
+    Args:
+        digests: for a folder written in place and marked again and again (a training run
+            after each checkpoint): ``name → (stat key, digest)`` kept between calls, so an
+            unchanged file (same device, inode, size and modification time) is not read
+            again. A stale entry can only make the marker claim content the file no longer
+            has, which :func:`check_replaceable` then refuses: never a wrong acceptance.
+    """
+    folder = Path(folder)
+    files = [name for name in _entries(folder) if name != MARKER]
+    hashes = {}
+    for name in files:
+        if name.endswith("/"):
+            continue
+        path = folder / name
+        if digests is None or path.is_symlink():
+            hashes[name] = _content_digest(path)
+            continue
+        status = path.stat()
+        key = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+        known = digests.get(name)
+        hashes[name] = known[1] if known and known[0] == key else _content_digest(path)
+        digests[name] = (key, hashes[name])
+    return {"format": MARKER_FORMAT, "kind": kind, "courtbench_version": __version__,
+            "files": files, "folder": _folder_id(folder if target is None else target),
+            "sha256": hashes}
+
+
 def _write_marker(folder: Path, kind: str, target: Path) -> None:
     """Write the marker of ``folder`` (to be moved to ``target``): every entry with its
     content digest, and ``target`` as the folder it was written for."""
-    files = _entries(folder)
-    if MARKER in files:
+    if MARKER in _entries(folder):
         raise ValueError(f"{folder}: a writer wrote {MARKER} itself; the name is reserved")
-    marker = {"format": MARKER_FORMAT, "kind": kind, "courtbench_version": __version__,
-              "files": files, "folder": _folder_id(target),
-              "sha256": {name: _content_digest(folder / name) for name in files
-                         if not name.endswith("/")}}
+    marker = marker_document(folder, kind, target)
     (folder / MARKER).write_text(json.dumps(marker, indent=2, sort_keys=True,
                                             ensure_ascii=False, allow_nan=False) + "\n",
                                  encoding="utf-8")

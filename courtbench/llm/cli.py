@@ -9,6 +9,7 @@ import os
 import urllib.parse
 from pathlib import Path
 
+from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.llm.core import EndpointConfig, RunSummary, check_headers, endpoint_host
 
@@ -36,11 +37,12 @@ def add_endpoint_arguments(parser: argparse.ArgumentParser, *, concurrency: int 
     group.add_argument("--api-key-env", metavar="VAR", default=None,
                        help=f"environment variable holding the API key (default {DEFAULT_API_KEY_ENV}"
                             " if set, else no key); the key is never written anywhere")
-    group.add_argument("--concurrency", type=int, default=concurrency, metavar="N",
+    group.add_argument("--concurrency", type=option_checks.count(
+                       option_checks.MAX_PARALLEL, what="a number of requests"), default=concurrency, metavar="N",
                        help=f"requests in flight at once (default {concurrency})")
-    group.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
+    group.add_argument("--timeout", type=TIMEOUT, default=timeout, metavar="SECONDS",
                        help=f"seconds per request attempt (default {timeout:g})")
-    group.add_argument("--max-retries", type=int, default=max_retries, metavar="N",
+    group.add_argument("--max-retries", type=RETRIES, default=max_retries, metavar="N",
                        help="retries on 429 / 5xx / timeouts / dropped connections, with "
                             f"exponential backoff and Retry-After (default {max_retries})")
     group.add_argument("--cache", type=Path, metavar="FILE",
@@ -111,10 +113,12 @@ def add_decoding_arguments(parser: argparse.ArgumentParser, *,
     group = parser.add_argument_group("decoding (sent with every request)")
     group.add_argument("--stop", action="append", metavar="TEXT",
                        help="stop sequence (repeatable), e.g. --stop '</s>'")
-    group.add_argument(top_k_option, type=int, metavar="K", dest="sampling_top_k",
+    group.add_argument(top_k_option, type=option_checks.count(
+                       option_checks.MAX_LENGTH, what="a top-k"), metavar="K", dest="sampling_top_k",
                        help="top-k sampling, sent in extra_body (dropped for OpenAI, Anthropic "
                             "and DeepSeek APIs, which refuse it)")
-    group.add_argument("--repetition-penalty", type=float, metavar="X",
+    group.add_argument("--repetition-penalty", type=option_checks.number(
+                       0.0, 10.0, low_open=True, what="a repetition penalty"), metavar="X",
                        help="repetition penalty, sent in extra_body (dropped like --top-k)")
     group.add_argument("--extra-body", metavar="JSON",
                        help="a JSON object merged into every request body (server-specific "
@@ -206,6 +210,11 @@ def decoding_from_args(args: argparse.Namespace, params: dict) -> tuple[dict, li
 
 DEFAULT_MAX_ANSWER_CHARS = 1_000_000
 DEFAULT_MAX_AUTH_FAILURES = 3
+MAX_AUTH_FAILURES = 1_000
+#: --timeout / --judge-timeout and --max-retries / --judge-max-retries (checked while parsing).
+TIMEOUT = option_checks.number(0.0, option_checks.MAX_SECONDS, low_open=True,
+                               what="a timeout in seconds")
+RETRIES = option_checks.count(option_checks.MAX_RETRIES, low=0, what="a number of retries")
 
 
 def finite_float(text: str) -> float:
@@ -216,23 +225,6 @@ def finite_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return value
-
-
-def _share(text: str) -> float:
-    value = finite_float(text)
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
 
 
@@ -257,23 +249,26 @@ def add_run_control_arguments(parser, *, prefix: str = "") -> None:
     """Add ``--limit --header --max-failure-share --max-answer-chars --follow-redirects
     --max-auth-failures`` (with ``prefix``: ``--judge-limit`` …) to ``parser`` (or a group)."""
     flag = "--" + prefix.replace("_", "-")
-    parser.add_argument(f"{flag}limit", type=_positive_int, metavar="N",
+    parser.add_argument(f"{flag}limit", type=option_checks.count(option_checks.MAX_ROWS,
+                                                                    what="a number of samples"), metavar="N",
                         help="only the first N samples (a quick check; recorded in the manifest)")
     parser.add_argument(f"{flag}header", type=parse_header, action="append", default=[],
                         metavar="'NAME: VALUE'",
                         help="extra HTTP header for every request (repeatable; values never "
                              "written anywhere, names recorded)")
-    parser.add_argument(f"{flag}max-failure-share", type=_share, default=0.0, metavar="SHARE",
+    parser.add_argument(f"{flag}max-failure-share", type=option_checks.SHARE, default=0.0, metavar="SHARE",
                         help="largest share of failed samples (request errors, unusable "
                              "answers) for a complete run with exit status 0 (default 0)")
-    parser.add_argument(f"{flag}max-answer-chars", type=_positive_int,
+    parser.add_argument(f"{flag}max-answer-chars", type=option_checks.count(
+                            option_checks.MAX_ANSWER_CHARS, what="a number of characters"),
                         default=DEFAULT_MAX_ANSWER_CHARS, metavar="N",
                         help="longer answers (content + reasoning) are failures, never stored "
                              f"(default {DEFAULT_MAX_ANSWER_CHARS:,})")
     parser.add_argument(f"{flag}follow-redirects", action="store_true",
                         help="follow HTTP redirects of the endpoint (recorded per answer); "
                              "refused by default")
-    parser.add_argument(f"{flag}max-auth-failures", type=_positive_int,
+    parser.add_argument(f"{flag}max-auth-failures", type=option_checks.count(
+                            MAX_AUTH_FAILURES, what="a number of failures"),
                         default=DEFAULT_MAX_AUTH_FAILURES, metavar="N",
                         help="stop sending after N consecutive authentication / quota errors "
                              f"(401, 402, 403, 429 quota; default {DEFAULT_MAX_AUTH_FAILURES})")

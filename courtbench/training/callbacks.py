@@ -14,6 +14,14 @@ from transformers import TrainerCallback
 
 from courtbench.training.run_folder import record_files
 
+_OPEN: set[ProgressBar] = set()
+
+
+def close_progress_bars() -> None:
+    """Close every bar still open (a run that failed mid-way never reaches on_train_end)."""
+    for bar in list(_OPEN):
+        bar.close()
+
 
 class ProgressBar(TrainerCallback):
     """One bar on stderr over the optimizer steps: last training loss and samples per second
@@ -31,6 +39,7 @@ class ProgressBar(TrainerCallback):
         if state.is_world_process_zero:
             self.bar = tqdm(total=state.max_steps, initial=state.global_step, file=sys.stderr,
                             desc=self.description, dynamic_ncols=True)
+            _OPEN.add(self)
             self.started = (time.perf_counter(), state.global_step)
 
     def on_step_end(self, args, state, control, **kwargs):
@@ -55,6 +64,11 @@ class ProgressBar(TrainerCallback):
                 f"{key[5:]} {value:.4g}" for key, value in shown.items()), file=sys.stderr)
 
     def on_train_end(self, args, state, control, **kwargs):
+        self.close()
+
+    def close(self) -> None:
+        """Close the bar (idempotent)."""
+        _OPEN.discard(self)
         if self.bar is not None:
             self.bar.close()
             self.bar = None

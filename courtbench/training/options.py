@@ -11,11 +11,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
+import math
 import os
 import sys
 from dataclasses import dataclass
 from typing import Any
 
+from courtbench import option_checks
+from courtbench.boundary import BoundaryError, check_integer, check_number
 from courtbench.errors import CourtbenchError
 
 PRECISIONS = ("auto", "bf16", "fp16", "fp32")
@@ -38,24 +41,73 @@ class Defaults:
     seed: int = 42
 
 
+#: Most optimizer steps one ``courtbench train`` command runs (``--max-steps``, or what
+#: ``--epochs`` come to, plus a recipe's sweep runs): 1,000,000, about 200 times the papers'
+#: longest recipe, so no option can start a run that never ends.
+MAX_STEPS = 1_000_000
+#: Most epochs (a run's steps are capped by :data:`MAX_STEPS` as well).
+MAX_EPOCHS = 10_000.0
+#: Most examples per device and per optimizer step.
+MAX_BATCH = 65_536
+#: Most checkpoints kept.
+MAX_CHECKPOINTS_KEPT = 1_000
+_WHERE = "option"
+
+
+def _max_steps(value):
+    if value == -1:
+        return -1
+    try:
+        return check_integer(value, _WHERE, low=1, high=MAX_STEPS, what="a number of steps")
+    except BoundaryError as error:
+        raise BoundaryError(_WHERE, value, f"{error.expected}, or -1 (--epochs decide; 0 "
+                                           "is no step count)") from None
+
+
+def _warmup(value):
+    try:
+        ratio_or_steps = check_number(value, _WHERE, low=0.0, high=MAX_STEPS)
+        if ratio_or_steps >= 1:
+            check_integer(value, _WHERE, low=1, high=MAX_STEPS)
+    except BoundaryError:
+        raise BoundaryError(_WHERE, value, f"a warm-up ratio in [0, 1) or whole warm-up steps "
+                                           f"in [1, {MAX_STEPS:,}]") from None
+    return ratio_or_steps
+
+
+SEED = option_checks.SEED
+LEARNING_RATE = option_checks.number(0.0, 1.0, low_open=True, what="a learning rate")
+EPOCHS = option_checks.number(0.0, MAX_EPOCHS, low_open=True, what="a number of epochs")
+MAX_STEPS_OPTION = option_checks.OptionType(_max_steps, "optimizer steps",
+                                            f"-1 or [1, {MAX_STEPS:,}]", integer=True)
+BATCH = option_checks.count(MAX_BATCH, what="a batch size")
+WARMUP = option_checks.OptionType(_warmup, "warm-up", f"a ratio in [0, 1) or whole steps in "
+                                                      f"[1, {MAX_STEPS:,}]")
+WEIGHT_DECAY = option_checks.number(0.0, 1.0, what="a weight decay")
+STEPS = option_checks.count(MAX_STEPS, what="a number of steps")
+CHECKPOINTS_KEPT = option_checks.count(MAX_CHECKPOINTS_KEPT, what="a number of checkpoints")
+THREADS = option_checks.count(option_checks.MAX_PARALLEL, what="a number of threads")
+
+
 def add_trainer_arguments(parser: argparse.ArgumentParser, defaults: Defaults) -> None:
-    """Add the shared training options to ``parser`` with ``defaults``."""
+    """Add the shared training options to ``parser`` with ``defaults``; every value is
+    checked while parsing (:mod:`courtbench.option_checks`), before anything is written."""
     group = parser.add_argument_group("training (transformers Trainer)")
     add = group.add_argument
-    add("--seed", type=int, default=defaults.seed, help=f"default {defaults.seed}")
-    add("--learning-rate", type=float, default=defaults.learning_rate,
+    add("--seed", type=SEED, default=defaults.seed, help=f"default {defaults.seed}")
+    add("--learning-rate", type=LEARNING_RATE, default=defaults.learning_rate,
         help=f"peak learning rate (default {defaults.learning_rate:g})")
-    add("--epochs", type=float, default=defaults.epochs, help=f"default {defaults.epochs:g}")
-    add("--max-steps", type=int, default=-1, metavar="N",
-        help="optimizer steps; overrides --epochs when > 0 (default -1: --epochs decide)")
-    add("--per-device-batch", type=int, default=defaults.per_device_batch, metavar="N",
+    add("--epochs", type=EPOCHS, default=defaults.epochs, help=f"default {defaults.epochs:g}")
+    add("--max-steps", type=MAX_STEPS_OPTION, default=-1, metavar="N",
+        help="optimizer steps; overrides --epochs (default -1: --epochs decide)")
+    add("--per-device-batch", type=BATCH, default=defaults.per_device_batch, metavar="N",
         help=f"examples per device and forward pass (default {defaults.per_device_batch})")
-    add("--effective-batch", type=int, default=defaults.effective_batch, metavar="N",
+    add("--effective-batch", type=BATCH, default=defaults.effective_batch, metavar="N",
         help=f"examples per optimizer step over all devices (default {defaults.effective_batch}); "
              "the gradient accumulation is derived from it")
-    add("--warmup", type=float, default=defaults.warmup, metavar="R|N",
+    add("--warmup", type=WARMUP, default=defaults.warmup, metavar="R|N",
         help=f"linear warm-up: a ratio of the steps when < 1, else steps (default {defaults.warmup:g})")
-    add("--weight-decay", type=float, default=defaults.weight_decay,
+    add("--weight-decay", type=WEIGHT_DECAY, default=defaults.weight_decay,
         help=f"AdamW weight decay (default {defaults.weight_decay:g})")
     add("--scheduler", choices=SCHEDULERS, default="linear", help="default linear (decay to 0)")
     add("--optimizer", choices=OPTIMIZERS, default=defaults.optimizer,
@@ -65,32 +117,47 @@ def add_trainer_arguments(parser: argparse.ArgumentParser, defaults: Defaults) -
         help="auto (default): bf16 where the GPU supports it, else fp32")
     add("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True,
         help="recompute activations in the backward pass (default on)")
-    add("--eval-steps", type=int, metavar="N",
+    add("--eval-steps", type=STEPS, metavar="N",
         help="evaluate on validation and checkpoint every N optimizer steps (default: every epoch)")
-    add("--save-total-limit", type=int, default=2, metavar="N",
+    add("--save-total-limit", type=CHECKPOINTS_KEPT, default=2, metavar="N",
         help="checkpoints kept (default 2; the selected one is always kept)")
-    add("--logging-steps", type=int, default=10, metavar="N", help="default 10")
-    add("--threads", type=int, metavar="N", help="CPU threads of torch (default: torch's)")
+    add("--logging-steps", type=STEPS, default=10, metavar="N", help="default 10")
+    add("--threads", type=THREADS, metavar="N", help="CPU threads of torch (default: torch's)")
     add("--resume", action="store_true",
         help="continue the run in --out from its last checkpoint (same options)")
 
 
 def check(args: argparse.Namespace) -> None:
-    """One-line errors for option values that cannot work (before any loading)."""
-    positive = {"--per-device-batch": args.per_device_batch,
-                "--effective-batch": args.effective_batch, "--logging-steps": args.logging_steps,
-                "--save-total-limit": args.save_total_limit}
-    for option in ("eval_steps", "threads"):
-        if getattr(args, option) is not None:
-            positive["--" + option.replace("_", "-")] = getattr(args, option)
-    bad = [f"{name} {value}" for name, value in positive.items() if value < 1]
-    if args.learning_rate <= 0 or args.epochs <= 0:
-        bad.append(f"--learning-rate {args.learning_rate:g} / --epochs {args.epochs:g}")
-    if args.warmup < 0 or args.weight_decay < 0:
-        bad.append(f"--warmup {args.warmup:g} / --weight-decay {args.weight_decay:g}")
-    if bad:
-        raise CourtbenchError(f"{'; '.join(bad)}: expected positive values")
+    """One-line errors for options that cannot work together (each value's own range was
+    checked while parsing)."""
     accumulation(args)
+
+
+def planned_steps(args: argparse.Namespace, train_examples: int) -> int:
+    """Optimizer steps the Trainer will run over ``train_examples``: ``--max-steps``, else
+    ``--epochs`` × the steps of one epoch (batches per process, then accumulation)."""
+    if args.max_steps > 0:
+        return args.max_steps
+    batches = math.ceil(train_examples / (args.per_device_batch * world_size()))
+    per_epoch = max(math.ceil(batches / accumulation(args)), 1)
+    return math.ceil(args.epochs * per_epoch)
+
+
+def check_total_steps(args: argparse.Namespace, train_examples: int, *, other_steps: int = 0,
+                      other: str = "") -> int:
+    """Refuse (CourtbenchError) a command whose optimizer steps — the final run's
+    (:func:`planned_steps`) plus ``other_steps`` (a sweep's, described by ``other``) —
+    exceed :data:`MAX_STEPS`; returns the total."""
+    steps = planned_steps(args, train_examples)
+    total = steps + other_steps
+    if total > MAX_STEPS:
+        how = (f"--max-steps {args.max_steps:,}" if args.max_steps > 0 else
+               f"--epochs {args.epochs:g} of {train_examples:,} examples at --effective-batch "
+               f"{args.effective_batch}")
+        raise CourtbenchError(f"{how} come to {steps:,} optimizer steps{other}: more than "
+                              f"the ceiling of {MAX_STEPS:,} steps per command; lower --epochs "
+                              "or give --max-steps (nothing was written)")
+    return total
 
 
 def world_size() -> int:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 
-from courtbench import __version__
+from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.llm import (
     dry_run_text,
@@ -78,6 +78,9 @@ from ecthr_npd.versions import package_versions
 
 DEFAULT_MAX_STEPS = 12
 DEFAULT_TOP_K = 5
+#: Most model turns per case (--max-steps) and references per retrieval (--top-k).
+MAX_AGENT_STEPS = 100
+MAX_AGENT_TOP_K = 100
 MAX_LISTED = 20
 RECORD_COLUMNS = (schema.ID_COLUMN, *schema.INPUT_COLUMNS)
 
@@ -85,17 +88,17 @@ RECORD_COLUMNS = (schema.ID_COLUMN, *schema.INPUT_COLUMNS)
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``--prompt react`` (added to ``courtbench predict ecthr_npd``)."""
     group = parser.add_argument_group("react agent (--prompt react)")
-    group.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+    group.add_argument("--max-steps", type=option_checks.count(MAX_AGENT_STEPS, what="a number of turns"), default=DEFAULT_MAX_STEPS, metavar="N",
                        help=f"model turns per case, final_predict included (default "
                             f"{DEFAULT_MAX_STEPS})")
-    group.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, metavar="K",
+    group.add_argument("--top-k", type=option_checks.count(MAX_AGENT_TOP_K, what="a number of references"), default=DEFAULT_TOP_K, metavar="K",
                        help=f"most training references per retrieval (default {DEFAULT_TOP_K})")
     group.add_argument("--knowledge-base", type=Path, metavar="DIR",
                        help="folder of Markdown modules with a YAML header (family, articles)")
     group.add_argument("--actions", choices=MODES, default="tools",
                        help="tools: OpenAI tool calls (default); json: JSON action objects in "
                             "plain text, for endpoints without tool calling")
-    group.add_argument("--min-prior-count", type=int, default=DEFAULT_MIN_COUNT, metavar="N",
+    group.add_argument("--min-prior-count", type=option_checks.ROWS, default=DEFAULT_MIN_COUNT, metavar="N",
                        help="fewest training cases of a prior cell before falling back "
                             f"(default {DEFAULT_MIN_COUNT})")
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import check_replaceable
 from ecthr_npd.baselines import ALL_SYSTEMS, TEXT_SYSTEMS, TREE_SYSTEMS, make_baseline
@@ -56,15 +57,11 @@ def _systems(text: str) -> list[str]:
     return names
 
 
-def _seeds(text: str) -> list[int]:
-    try:
-        seeds = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        seeds = []
-    if not seeds or len(set(seeds)) != len(seeds) or min(seeds) < 0:
-        raise argparse.ArgumentTypeError(f"--seeds {text!r}: expected distinct integers >= 0 "
-                                         "separated by commas, such as 0,1,2")
-    return seeds
+#: --seeds: distinct seeds, comma-separated (0,1,2); each fits the systems once.
+SEEDS = option_checks.ListOption(option_checks.SEED, what="seeds", max_items=100)
+#: Most neighbours of knn and the text systems (--k, --k-grid).
+MAX_K = 100_000
+NEIGHBOURS = option_checks.count(MAX_K, what="a number of neighbours")
 
 
 def _availability() -> str:
@@ -79,13 +76,13 @@ def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--systems", type=_systems, default=None,
                         help=f"comma-separated systems (default: every available one of "
                              f"{','.join(ALL_SYSTEMS)}; {_availability()})")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=option_checks.SEED, default=0,
                         help="seed of the tree models (default 0; see --seeds)")
-    parser.add_argument("--seeds", type=_seeds, default=None,
+    parser.add_argument("--seeds", type=SEEDS, default=None,
                         help="comma-separated seeds such as 0,1,2: catboost/xgboost/lightgbm/"
                              "ensemble are fitted once per seed; the first seed's files carry "
                              "the system name, the others NAME.seedS")
-    parser.add_argument("--k", type=int, default=20, help="neighbours of knn (default 20)")
+    parser.add_argument("--k", type=NEIGHBOURS, default=20, help="neighbours of knn (default 20)")
     parser.add_argument("--feature-set", choices=FEATURE_SET_NAMES, default="X1",
                         help="predictors of catboost/xgboost/lightgbm: X0 case metadata, X1 plus "
                              "the applicant columns (default X1, the paper's)")
@@ -100,20 +97,13 @@ def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write NAME+refit: each library system and the ensemble "
                              "refitted on train+validation with the chosen settings")
     add_text_arguments(parser)
-    parser.add_argument("--threads", type=int, default=1,
+    parser.add_argument("--threads", type=option_checks.PARALLEL, default=1,
                         help="OpenMP/BLAS/library threads while fitting (default 1: "
                              "deterministic and no oversubscription on shared machines)")
 
 
-def _k_grid(text: str) -> tuple[int, ...]:
-    try:
-        grid = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
-    except ValueError:
-        grid = ()
-    if not grid or grid[0] < 1:
-        raise argparse.ArgumentTypeError(f"--k-grid {text!r}: expected integers >= 1 separated "
-                                         "by commas, such as 1,5,10,20,50")
-    return grid
+#: --k-grid: distinct neighbour counts (1,5,10,20,50), sorted.
+K_GRID = option_checks.ListOption(NEIGHBOURS, what="neighbour counts", max_items=100, sort=True)
 
 
 def add_text_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,17 +112,19 @@ def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     text.add_argument("--text-model", type=Path, metavar="PATH",
                       help="dense/sparse: a local sentence-embedding model folder (BGE-M3 for "
                            "parity with the paper; sparse needs its sparse_linear.pt)")
-    text.add_argument("--k-grid", type=_k_grid, default=None, metavar="K,K,...",
+    text.add_argument("--k-grid", type=K_GRID, default=None, metavar="K,K,...",
                       help="neighbour counts the text systems choose from on validation MAE "
                            "(default 1,5,10,20,30,50,100; the paper's choice is 20)")
-    text.add_argument("--batch-size", type=int, default=16, help="dense/sparse: chunks per "
+    text.add_argument("--batch-size", type=option_checks.count(65_536, what="a batch size"), default=16, help="dense/sparse: chunks per "
                       "forward pass (default 16)")
     text.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                       help="dense/sparse: where the encoder runs (default cpu)")
-    text.add_argument("--chunk-tokens", type=int, default=512,
+    text.add_argument("--chunk-tokens", type=option_checks.count(
+                          option_checks.MAX_LENGTH, what="a number of tokens"), default=512,
                       help="dense/sparse: tokens per chunk of a long text (default 512, capped "
                            "at the model's limit)")
-    text.add_argument("--max-chunks", type=int, default=None,
+    text.add_argument("--max-chunks", type=option_checks.count(
+                          option_checks.MAX_ROWS, what="a number of chunks"), default=None,
                       help="dense/sparse: keep only the first N chunks of a text (default all)")
     text.add_argument("--embedding-cache", type=Path, metavar="FILE",
                       help="dense: SQLite cache of embeddings keyed by model and text hash "

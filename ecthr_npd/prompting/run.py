@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from courtbench import __version__
+from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.llm import (
     ChatRequest,
@@ -60,7 +60,6 @@ from courtbench.llm import (
     dry_run_text,
     endpoint_from_args,
     endpoint_host,
-    finite_float,
     manifest_endpoint,
     run_chat,
     run_record,
@@ -93,6 +92,8 @@ PREDICTABLE_SPLITS = ("validation", "test")
 DEFAULT_SPLITS = "validation,test"
 FALLBACKS = ("train_median", "none")
 DEFAULT_K = 5
+#: Most few-shot references per prompt (--k).
+MAX_REFERENCES = 100
 DEFAULT_TEMPERATURE = 0.0
 DEFAULT_SEED = 42
 DEFAULT_MAX_TOKENS = 4096
@@ -125,7 +126,7 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                              "metadata, violated articles, GDP and the reviewed Facts text of "
                              "the folder's facts config; both: one run each (NAME-serialised."
                              "csv, NAME-facts.csv)")
-    parser.add_argument("--max-input-words", type=int, default=None, metavar="N",
+    parser.add_argument("--max-input-words", type=option_checks.LENGTH, default=None, metavar="N",
                         help="--input facts: cut longer Facts at a paragraph boundary (the cut "
                              "cases are counted and recorded)")
     parser.add_argument("--tokenizer", type=Path, metavar="PATH",
@@ -133,7 +134,7 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                              "Hugging Face tokenizer folder (read with transformers, local "
                              "files only; the embeddings extra), to cut the Facts text by the "
                              "model's own tokens")
-    parser.add_argument("--max-input-tokens", type=int, metavar="N",
+    parser.add_argument("--max-input-tokens", type=option_checks.LENGTH, metavar="N",
                         help="with --tokenizer: keep the first N tokens of the Facts text, cut "
                              "at a token boundary (after --max-input-words, if given). N counts "
                              "the Facts text only: the system message, template, metadata "
@@ -143,13 +144,13 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--splits", default=DEFAULT_SPLITS,
                         help=f"comma-separated splits to predict (default {DEFAULT_SPLITS}); "
                              "`courtbench evaluate ecthr_npd` scores whichever the file covers")
-    parser.add_argument("--k", type=int, default=DEFAULT_K,
+    parser.add_argument("--k", type=option_checks.count(MAX_REFERENCES, what="a number of references"), default=DEFAULT_K,
                         help=f"few_shot: at most this many references (default {DEFAULT_K})")
-    parser.add_argument("--temperature", type=finite_float, default=DEFAULT_TEMPERATURE,
+    parser.add_argument("--temperature", type=option_checks.TEMPERATURE, default=DEFAULT_TEMPERATURE,
                         help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    parser.add_argument("--seed", type=option_checks.SEED, default=DEFAULT_SEED,
                         help=f"sampling seed sent with every request (default {DEFAULT_SEED})")
-    parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
+    parser.add_argument("--max-tokens", type=option_checks.LENGTH, default=DEFAULT_MAX_TOKENS,
                         help=f"most output tokens per answer (default {DEFAULT_MAX_TOKENS})")
     parser.add_argument("--fallback", choices=FALLBACKS, default="train_median",
                         help="failed cases: predict the training median (default, reported) or "

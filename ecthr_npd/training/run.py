@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import refuse_inputs_inside
 from courtbench.training import extra, options, run_folder
@@ -38,6 +39,15 @@ DEFAULTS = options.Defaults(learning_rate=2e-5, epochs=3, effective_batch=16, wa
 PREDICTIONS = "predictions"
 
 
+MAX_CHUNKS = 1_000
+#: Widest late-fusion layer.
+MAX_WIDTH = 65_536
+LENGTH = option_checks.count(option_checks.MAX_LENGTH, low=2, what="a number of tokens")
+CHUNKS = option_checks.count(MAX_CHUNKS, what="a number of chunks")
+WIDTH = option_checks.count(MAX_WIDTH, what="a layer width")
+BETA = option_checks.number(0.0, 1e6, what="a SmoothL1 beta")
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """``courtbench train ecthr_npd`` options (``--data``, ``--out`` come from the command)."""
     parser.add_argument("--text-model", type=Path, required=True, metavar="PATH",
@@ -47,14 +57,15 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                              "chunks, mean-pooled [CLS]")
     parser.add_argument("--late-fusion", action="store_true",
                         help="concatenate an MLP of the structured features to [CLS]")
-    parser.add_argument("--max-length", type=int, metavar="N",
+    parser.add_argument("--max-length", type=LENGTH, metavar="N",
                         help="tokens per chunk, special tokens included (default: the arch's)")
-    parser.add_argument("--chunks", type=int, metavar="N", help="chunks (default: the arch's)")
+    parser.add_argument("--chunks", type=CHUNKS, metavar="N", help="chunks (default: the arch's)")
     parser.add_argument("--feature-set", choices=("X0", "X1", "all"), default="X1",
                         help="late fusion: structured features (default X1, as the tree systems)")
-    parser.add_argument("--fusion-hidden", type=int, default=256, help="default 256")
-    parser.add_argument("--fusion-out", type=int, default=768, help="default 768")
-    parser.add_argument("--smooth-l1-beta", type=float, default=1.0, help="default 1.0")
+    parser.add_argument("--fusion-hidden", type=WIDTH, default=256, help="default 256")
+    parser.add_argument("--fusion-out", type=WIDTH, default=768, help="default 768")
+    parser.add_argument("--smooth-l1-beta", type=BETA, default=1.0,
+                        help="default 1.0 (0: L1 loss)")
     parser.add_argument("--selection-metric", choices=("mae", "loss"), default="mae",
                         help="validation score choosing the checkpoint (default mae, EUR)")
     parser.add_argument("--system-name", metavar="NAME",
@@ -63,47 +74,53 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
+    """Everything that can be checked before any loading: options together, inputs, the
+    Facts config, and whether the run may start in ``--out``."""
     length, chunks = ARCHS[args.arch]
     args.max_length = args.max_length or length
     args.chunks = args.chunks or chunks
     args.system_name = args.system_name or args.arch + ("-late-fusion" if args.late_fusion else "")
-    if args.max_length < 2 or args.chunks < 1 or args.fusion_hidden < 1 or args.fusion_out < 1:
-        raise CourtbenchError("--max-length, --chunks, --fusion-hidden, --fusion-out: expected "
-                              "positive sizes (--max-length at least 2)")
     if not args.system_name.replace("-", "").replace("_", "").replace("+", "").isalnum():
         raise CourtbenchError(f"--system-name {args.system_name!r}: expected letters, digits, "
                               "'-', '_' or '+'")
     options.check(args)
     refuse_inputs_inside(args.out, [("--text-model", args.text_model)])
     check_facts(args.data)
+    run_folder.check_start(args.out, resume=args.resume, options=options.recorded(args))
 
 
 def train(args: argparse.Namespace) -> int:
-    """CLI entry point: train, predict validation and test, write the manifest; returns 0."""
+    """CLI entry point: train, predict validation and test, write the manifest; returns 0.
+
+    Every input is read and the model built before the run folder is written; a run that
+    fails before its first checkpoint leaves no folder (:func:`run_folder.guarded`)."""
     extra.require()
     _check(args)
     model_hash = folder_hash(args.text_model, "--text-model")
     from courtbench.training.callbacks import ProgressBar, RecordCheckpoints
     from ecthr_npd.training import recipe
 
-    run_folder.prepare(args.out, resume=args.resume, options=options.recorded(args))
     if args.threads:
         import torch
 
         torch.set_num_threads(args.threads)
     started = time.perf_counter()
     prepared = recipe.prepare(args)
-    bar = ProgressBar(f"ecthr_npd train ({args.system_name})", args.effective_batch)
-    trainer = recipe.make_trainer(args, prepared, [bar, RecordCheckpoints(args.out)])
-    trained = recipe.fit(trainer, args.out, resume=args.resume)
-    values = {split: recipe.predict_eur(trainer, prepared.examples[split], prepared.standardiser)
-              for split in ("validation", "test")}
-    if not trainer.is_world_process_zero():
-        return 0
-    manifest = _manifest(args, prepared, trainer, trained, model_hash,
-                         round(time.perf_counter() - started, 3))
-    _write_predictions(args, prepared, values, manifest)
-    path = run_folder.write_manifest(args.out, manifest)
+    options.check_total_steps(args, len(prepared.examples["train"]))
+    run_folder.prepare(args.out, resume=args.resume, options=options.recorded(args))
+    with run_folder.guarded(args.out, resume=args.resume):
+        bar = ProgressBar(f"ecthr_npd train ({args.system_name})", args.effective_batch)
+        trainer = recipe.make_trainer(args, prepared, [bar, RecordCheckpoints(args.out)])
+        trained = recipe.fit(trainer, args.out, resume=args.resume)
+        values = {split: recipe.predict_eur(trainer, prepared.examples[split],
+                                            prepared.standardiser)
+                  for split in ("validation", "test")}
+        if not trainer.is_world_process_zero():
+            return 0
+        manifest = _manifest(args, prepared, trainer, trained, model_hash,
+                             round(time.perf_counter() - started, 3))
+        _write_predictions(args, prepared, values, manifest)
+        path = run_folder.write_manifest(args.out, manifest)
     print(f"{args.system_name}: selected {manifest['selected_checkpoint']} (validation "
           f"{args.selection_metric} {manifest['best_metric']}); predictions "
           f"{args.out / PREDICTIONS / (args.system_name + '.csv')}; manifest {path}")

@@ -108,11 +108,20 @@ def check_number(value, where, *, low=-math.inf, high=math.inf, low_open=False,
     except (OverflowError, ValueError):
         number = math.inf
     if not math.isfinite(number):
-        raise BoundaryError(where, value, f"a finite {what} ({_range(low, high, low_open, high_open)})")
+        raise BoundaryError(where, value, f"a finite {_bare(what)} "
+                                          f"({_range(low, high, low_open, high_open)})")
     if number < low or number > high or (low_open and number == low) or (
             high_open and number == high):
         raise BoundaryError(where, value, f"{what} {_range(low, high, low_open, high_open)}")
     return number
+
+
+def _bare(what):
+    """``what`` without its article: "a finite " + "a number" must read "a finite number"."""
+    for article in ("a ", "an "):
+        if what.startswith(article):
+            return what[len(article):]
+    return what
 
 
 def _range(low, high, low_open, high_open):
@@ -122,6 +131,11 @@ def _range(low, high, low_open, high_open):
     if high < math.inf:
         parts.append(f"{'<' if high_open else '<='} {_number_text(high)}")
     return " and ".join(parts) if parts else "any finite value"
+
+
+def range_text(low=-math.inf, high=math.inf, low_open=False, high_open=False):
+    """The range as refusals state it (``> 0 and <= 1``), for help texts and labels."""
+    return _range(low, high, low_open, high_open)
 
 
 def _number_text(number):

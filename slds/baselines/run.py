@@ -13,7 +13,7 @@ from pathlib import Path
 import datasets
 from tqdm.auto import tqdm
 
-from courtbench import __version__
+from courtbench import __version__, option_checks
 from courtbench.hub.atomic import atomic_output_dir
 from courtbench.jsonio import dumps_strict
 from slds.baselines.extractive import BASELINES, DEFAULT_BUDGET
@@ -67,5 +67,6 @@ def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
                         help="baselines to run (default: all)")
     parser.add_argument("--splits", nargs="+", default=["test"],
                         help="splits of the default config to predict (default: test)")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+    parser.add_argument("--budget", type=option_checks.count(
+                            option_checks.MAX_LENGTH, what="a number of tokens"), default=DEFAULT_BUDGET,
                         help=f"token budget per headnote (default {DEFAULT_BUDGET})")

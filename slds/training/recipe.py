@@ -88,6 +88,24 @@ def load_base(args: argparse.Namespace, precision: str):
     return model, {"targets": targets, "absent": absent}
 
 
+def check_targets(args: argparse.Namespace) -> None:
+    """Refuse ``--lora-targets`` that name none of the model's linear layers, from the
+    model's configuration alone (an empty skeleton: no weights are read)."""
+    from accelerate import init_empty_weights
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    from slds.training.lora import choose_targets, linear_names
+
+    try:
+        config = AutoConfig.from_pretrained(str(args.base_model), local_files_only=True)
+        with init_empty_weights():
+            skeleton = AutoModelForCausalLM.from_config(config)
+    except (OSError, ValueError) as error:
+        raise CourtbenchError(f"--base-model {args.base_model}: cannot read a causal LM "
+                              f"configuration: {str(error).splitlines()[0]}") from None
+    choose_targets(args.lora_targets, linear_names(skeleton))
+
+
 def _trainer(args, examples: Examples, tokenizer, model, output_dir: Path, callbacks, **override):
     from transformers import PrinterCallback, Trainer
 

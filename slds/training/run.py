@@ -20,9 +20,12 @@ Run folder (``--out``)::
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from pathlib import Path
 
+from courtbench import option_checks
+from courtbench.boundary import shown
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import refuse_inputs_inside
 from courtbench.hub.files import fingerprint, list_files
@@ -36,44 +39,59 @@ DEFAULTS = options.Defaults(learning_rate=1e-4, epochs=3, effective_batch=32, wa
 MODEL = "model"
 
 
-def _rates(text: str) -> tuple[float, ...]:
-    if text.strip().lower() in ("", "none"):
-        return ()
-    try:
-        rates = tuple(float(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        rates = ()
-    if not rates or min(rates) <= 0:
-        raise argparse.ArgumentTypeError(f"--lr-sweep {text!r}: expected positive rates separated "
-                                         "by commas (1e-5,5e-5,1e-4) or none")
-    return rates
+#: Most learning rates a sweep tries (each a run of --sweep-steps).
+MAX_SWEEP_RATES = 20
+#: Largest LoRA rank and alpha.
+MAX_LORA = 65_536
+RATES = option_checks.ListOption(option_checks.number(0.0, 1.0, low_open=True,
+                                                      what="a learning rate"),
+                                 what="learning rates", max_items=MAX_SWEEP_RATES,
+                                 none_word="none")
+PAIRS = option_checks.ListOption(option_checks.ChoiceItem(CONFIG_NAMES, "a language pair"),
+                                 what="language pairs", max_items=len(CONFIG_NAMES))
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
+def _configs(text: str) -> tuple[str, ...]:
+    """``--configs``: ``all`` or distinct language pairs, comma-separated."""
+    return CONFIG_NAMES if text.strip().lower() == "all" else PAIRS(text)
+
+
+def _module_name(text: str) -> str:
+    if not _MODULE_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected a module name (letters, digits, '_', '.'), "
+                                         f"got {shown(text)}")
+    return text
+
+
+TARGETS = option_checks.ListOption(_module_name, what="module names", max_items=64)
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """``courtbench train slds`` options (``--data``, ``--out`` come from the command)."""
+    count = option_checks.count
     add = parser.add_argument
     add("--base-model", type=Path, required=True, metavar="PATH",
         help="local causal LM folder with a chat template (Qwen2.5-*-Instruct …)")
-    add("--configs", default="all", metavar="PAIRS|all",
+    add("--configs", type=_configs, default="all", metavar="PAIRS|all",
         help=f"language pairs to train on, comma-separated ({', '.join(CONFIG_NAMES)}) or all")
-    add("--lr-sweep", type=_rates, default=_rates("1e-5,5e-5,1e-4"), metavar="R,R,…|none",
+    add("--lr-sweep", type=RATES, default="1e-5,5e-5,1e-4", metavar="R,R,…|none",
         help="rates tried for --sweep-steps each, the lowest validation loss wins "
              "(default 1e-5,5e-5,1e-4; none: train at --learning-rate)")
-    add("--sweep-steps", type=int, default=500, metavar="N", help="default 500")
-    add("--max-length", type=int, default=8192, metavar="N",
+    add("--sweep-steps", type=options.STEPS, default=500, metavar="N", help="default 500")
+    add("--max-length", type=count(option_checks.MAX_LENGTH, low=2, what="a number of tokens"),
+        default=8192, metavar="N",
         help="tokens per example, prompt + headnote (default 8,192; decisions are cut)")
-    add("--max-target-tokens", type=int, default=1024, metavar="N",
+    add("--max-target-tokens", type=count(option_checks.MAX_LENGTH, what="a number of tokens"),
+        default=1024, metavar="N",
         help="headnote tokens kept (default 1,024, as generate's --max-tokens)")
-    add("--max-eval-samples", type=int, metavar="N",
-        help="validation examples evaluated at checkpoints (default: all)")
-    add("--lora-rank", type=int, default=16, help="default 16")
-    add("--lora-alpha", type=int, default=16, help="default 16")
-    add("--lora-dropout", type=float, default=0.05, help="default 0.05")
-    add("--lora-targets", type=_names, default=DEFAULT_TARGETS, metavar="NAMES",
+    add("--max-eval-samples", type=count(option_checks.MAX_ROWS, what="a number of examples"),
+        metavar="N", help="validation examples evaluated at checkpoints (default: all)")
+    add("--lora-rank", type=count(MAX_LORA, what="a LoRA rank"), default=16, help="default 16")
+    add("--lora-alpha", type=count(MAX_LORA, what="a LoRA alpha"), default=16, help="default 16")
+    add("--lora-dropout", type=option_checks.number(0.0, 1.0, high_open=True, what="a dropout"),
+        default=0.05, help="default 0.05")
+    add("--lora-targets", type=TARGETS, default=DEFAULT_TARGETS, metavar="NAMES",
         help=f"projections (default {','.join(DEFAULT_TARGETS)}; those the model lacks are "
              "skipped and recorded)")
     add("--save", choices=("merged", "adapter"), default="merged",
@@ -86,24 +104,14 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    configs = list(CONFIG_NAMES) if args.configs == "all" else list(_names(args.configs))
-    unknown = [c for c in configs if c not in CONFIG_NAMES]
-    if unknown or not configs:
-        raise CourtbenchError(f"--configs {args.configs!r}: expected all or pairs of "
-                              f"{', '.join(CONFIG_NAMES)}")
-    args.configs = configs
-    sizes = {"--sweep-steps": args.sweep_steps, "--max-length": args.max_length,
-             "--max-target-tokens": args.max_target_tokens, "--lora-rank": args.lora_rank,
-             "--lora-alpha": args.lora_alpha, "--max-eval-samples": args.max_eval_samples or 1}
-    bad = [f"{name} {value}" for name, value in sizes.items() if value < 1]
-    if bad or not 0 <= args.lora_dropout < 1:
-        raise CourtbenchError(f"{'; '.join(bad) or f'--lora-dropout {args.lora_dropout}'}: "
-                              "expected positive sizes and a dropout in [0, 1)")
+    """Options together, inputs, and whether the run may start in ``--out`` (each value's
+    range was checked while parsing)."""
     if args.max_target_tokens >= args.max_length:
         raise CourtbenchError(f"--max-target-tokens {args.max_target_tokens}: must leave room "
                               f"for the decision within --max-length {args.max_length}")
     options.check(args)
     refuse_inputs_inside(args.out, [("--base-model", args.base_model)])
+    run_folder.check_start(args.out, resume=args.resume, options=options.recorded(args))
 
 
 def _tokenizer(path: Path):
@@ -125,32 +133,46 @@ def _tokenizer(path: Path):
 
 
 def train(args: argparse.Namespace) -> int:
-    """CLI entry point: sweep, train, write the model folder and the manifest; returns 0."""
+    """CLI entry point: sweep, train, write the model folder and the manifest; returns 0.
+
+    Prompts, tokenizer and examples are read, and the LoRA targets checked against the
+    model's layers, before the run folder is written; a run that fails before its first
+    checkpoint leaves no folder (:func:`run_folder.guarded`)."""
     extra.require((*extra.TRAIN_MODULES, "peft"))
     _check(args)
     from slds.generate import load_prompts
+    from slds.training import recipe
 
     prompts = load_prompts(args.system_prompt, args.user_prompt)
     model_hash = folder_hash(args.base_model, "--base-model")
-    run_folder.prepare(args.out, resume=args.resume, options=options.recorded(args))
     started = time.perf_counter()
     if args.threads:
         import torch
 
         torch.set_num_threads(args.threads)
-    result = _run(args, prompts)
-    if result is None:
-        return 0
-    manifest = _manifest(args, prompts, result, model_hash, round(time.perf_counter() - started, 3))
-    path = run_folder.write_manifest(args.out, manifest)
+    tokenizer = _tokenizer(args.base_model)
+    recipe.check_targets(args)
+    examples = recipe.load_examples(args, tokenizer, prompts)
+    options.check_total_steps(args, len(examples.train),
+                              other_steps=len(args.lr_sweep) * args.sweep_steps,
+                              other=f" (plus {len(args.lr_sweep)} sweep run(s) of --sweep-steps "
+                                    f"{args.sweep_steps:,})" if args.lr_sweep else "")
+    run_folder.prepare(args.out, resume=args.resume, options=options.recorded(args))
+    with run_folder.guarded(args.out, resume=args.resume):
+        result = _run(args, tokenizer, examples)
+        if result is None:
+            return 0
+        manifest = _manifest(args, prompts, result, model_hash,
+                             round(time.perf_counter() - started, 3))
+        path = run_folder.write_manifest(args.out, manifest)
     print(f"slds: learning rate {result['rate']:g}; selected {manifest['selected_checkpoint']} "
           f"(validation loss {manifest['best_metric']}); {args.save} model {args.out / MODEL}; "
           f"manifest {path}")
     return 0
 
 
-def _run(args, prompts) -> dict | None:
-    """Examples, sweep, final run and model folder; None on processes other than the main."""
+def _run(args, tokenizer, examples) -> dict | None:
+    """Sweep, final run and model folder; None on processes other than the main."""
     from courtbench.training.callbacks import ProgressBar, RecordCheckpoints
     from slds.training import recipe
     from slds.training.lora import save_model
@@ -158,8 +180,6 @@ def _run(args, prompts) -> dict | None:
     def callbacks(description: str) -> list:
         return [ProgressBar(description, args.effective_batch), RecordCheckpoints(args.out)]
 
-    tokenizer = _tokenizer(args.base_model)
-    examples = recipe.load_examples(args, tokenizer, prompts)
     precision = options.precision(args.precision)
     swept = recipe.sweep(args, examples, tokenizer, precision, callbacks) if args.lr_sweep else None
     rate = swept["chosen"] if swept else args.learning_rate
