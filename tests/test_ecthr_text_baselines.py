@@ -214,6 +214,23 @@ def test_dense_top_k_equals_a_numpy_cosine_ranking(small_model, tmp_path):
         assert ranked[row].tolist() == expected
 
 
+SNAPSHOT_QUERIES = ["Ill-treatment by police officers at the station.",
+                    "The length of civil proceedings before the courts.",
+                    " ".join(DOCS * 3)]
+
+
+@pytest.mark.parametrize("setting", ["chunk_default", "chunk_16"])
+def test_dense_scores_equal_the_recorded_ones(small_model, repo_root, setting):
+    """Scores of the query texts against the DOCS pool, recorded with the hand-written
+    tokenise-chunk-pool encoder before dense moved to sentence-transformers (1e-6)."""
+    recorded = json.loads((repo_root / "tests" / "snapshots"
+                           / "ecthr_npd_dense_scores_minilm.json").read_text())[setting]
+    scorer = _dense(small_model, None, chunk_tokens=recorded["chunk_tokens"]).fit(DOCS)
+    assert scorer.encoder.chunk_tokens == recorded["chunk_tokens"]
+    scores = scorer.score(scorer.encode(SNAPSHOT_QUERIES))
+    np.testing.assert_allclose(scores, recorded["scores"], rtol=0, atol=1e-6)
+
+
 def test_a_short_text_embeds_like_sentence_transformers(small_model):
     st = pytest.importorskip("sentence_transformers")
     scorer = _dense(small_model, None)
