@@ -126,7 +126,8 @@ def add_text_arguments(parser: argparse.ArgumentParser) -> None:
                       help="neighbour counts the text systems choose from on validation MAE "
                            "(default 1,5,10,20,30,50,100; the paper's choice is 20)")
     text.add_argument("--batch-size", type=int, default=16, help="dense/sparse: chunks per "
-                      "forward pass (default 16)")
+                      "forward pass, and texts between two writes of the embedding cache "
+                      "(default 16)")
     text.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                       help="dense/sparse: where the encoder runs (default cpu)")
     text.add_argument("--chunk-tokens", type=int, default=512,
