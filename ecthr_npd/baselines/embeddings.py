@@ -6,8 +6,8 @@ a plain transformers folder gets sentence-transformers' mean pooling). It cuts e
 chunks of at most ``chunk_tokens`` tokens, special tokens included (the model's
 ``max_seq_length`` when smaller), ending a chunk only between words unless a single word is
 longer than a chunk; ``max_chunks`` keeps the first N. A chunk is handed to the model as the
-text it covers, which re-tokenises to exactly its tokens (tested for WordPiece and
-SentencePiece tokenizers), so a chunk is never cut inside a word.
+text it covers, and word-aligned text re-tokenises to exactly its tokens (tested for WordPiece
+and SentencePiece tokenizers): that is why a chunk ends between words.
 
 - :class:`DenseScorer`: ``SentenceTransformer.encode`` of every chunk, L2-normalised; a text's
   vector is the token-weighted mean of its chunks, L2-normalised; similarity = cosine.
@@ -33,11 +33,9 @@ import numpy as np
 from courtbench.errors import CourtbenchError
 from ecthr_npd.baselines.embedding_cache import EmbeddingCache, model_fingerprint
 
-#: What installs the dense/sparse runtime, from a clone (the CPU torch first where PyPI's
-#: default is a CUDA build).
-INSTALL = ("from the clone: make test (the test environment has it), or .venv/bin/pip install "
-           "-e '.[embeddings]' (on Linux without a GPU first: .venv/bin/pip install torch "
-           "--index-url https://download.pytorch.org/whl/cpu)")
+#: What installs the dense/sparse runtime, from a clone (courtbench is not on PyPI).
+INSTALL = ("from the clone: make embeddings (the CPU torch and the embeddings extra into .venv), "
+           "or .venv/bin/pip install -e '.[embeddings]'")
 RUNTIME = ("torch", "sentence_transformers")
 DEFAULT_CHUNK_TOKENS = 512
 #: Cache key part naming the chunking rule (word-aligned chunks since sentence-transformers).
