@@ -237,20 +237,16 @@ class SparseScorer:
         import torch
 
         pieces, owners, _ = self.encoder.chunks(texts)
-        ids, values, rows = [], [], []
+        best = np.zeros((len(texts), len(self.encoder.tokenizer)))
         for owner, item in zip(owners, self.encoder.encode(pieces, output_value=None),
                                strict=True):
             mask = item["attention_mask"].bool()
             with torch.inference_mode():
                 weight = torch.relu(self.head(item["token_embeddings"][mask])).squeeze(-1)
-            ids.append(item["input_ids"][mask].cpu().numpy().astype(np.int64))
-            values.append(weight.float().cpu().numpy().astype(np.float64))
-            rows.append(np.full(len(ids[-1]), owner))
-        ids, values, rows = np.concatenate(ids), np.concatenate(values), np.concatenate(rows)
-        keep = (values > 0) & ~np.isin(ids, self.special)
-        matrix = sp.coo_matrix((values[keep], (rows[keep], ids[keep])),
-                               shape=(len(texts), len(self.encoder.tokenizer)))
-        return _max_duplicates(matrix)
+            np.maximum.at(best[owner], item["input_ids"][mask].cpu().numpy(),
+                          weight.float().cpu().numpy())
+        best[:, self.special] = 0.0
+        return sp.csr_matrix(best)
 
     def fit(self, pool_texts: list[str]) -> SparseScorer:
         self._pool = self.encode(pool_texts).T.tocsc()
@@ -267,17 +263,6 @@ class SparseScorer:
                 "chunking": CHUNK_RULE, "max_chunks": self.encoder.max_chunks,
                 "similarity": "sum over shared token ids of the product of weights",
                 "device": str(self.encoder.device), "batch_size": self.encoder.batch_size}
-
-
-def _max_duplicates(matrix):
-    """CSR of a COO matrix, an entry repeated at one (row, column) reduced to its maximum."""
-    import scipy.sparse as sp
-
-    order = np.lexsort((-matrix.data, matrix.col, matrix.row))
-    row, col, data = matrix.row[order], matrix.col[order], matrix.data[order]
-    first = np.ones(len(row), dtype=bool)
-    first[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
-    return sp.csr_matrix((data[first], (row[first], col[first])), shape=matrix.shape)
 
 
 def _library_version() -> str:
