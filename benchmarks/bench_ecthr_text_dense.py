@@ -37,7 +37,7 @@ def _model(folder: Path) -> Path | None:
 
 def main() -> dict:
     """Figures: first-run and cached-rerun seconds, texts/s, chunks/s, the speed-up."""
-    from ecthr_npd.baselines.embeddings import DenseScorer, LocalEncoder
+    from ecthr_npd.baselines.embeddings import DenseScorer, TextEncoder
 
     with tempfile.TemporaryDirectory(prefix="bench-dense-") as tmp:
         model = _model(Path(tmp) / "model")
@@ -48,7 +48,7 @@ def main() -> dict:
         cache = Path(tmp) / "embeddings.sqlite"
 
         def scorer() -> DenseScorer:
-            return DenseScorer(LocalEncoder(model, batch_size=16, max_chunks=MAX_CHUNKS), cache)
+            return DenseScorer(TextEncoder(model, batch_size=16, max_chunks=MAX_CHUNKS), cache)
 
         first = scorer()
         chunks = len(first.encoder.chunks(texts)[0])

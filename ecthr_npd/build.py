@@ -19,7 +19,6 @@ import pyarrow as pa
 
 from courtbench import __version__ as courtbench_version
 from courtbench.errors import CourtbenchError, SourceError
-from courtbench.figure_worker import FigureWorker
 from courtbench.hub import ConfigSpec, HubFolderReport, write_hub_folder
 from courtbench.hub.features import TableFeatures, value
 from courtbench.hub.files import sha256_file
@@ -182,8 +181,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
                  recompute: bool = False, id_size: int = ID_SIZE,
                  split_sizes: tuple[int, int] | None = None,
                  synthetic: dict[str, Any] | None = None, facts_path: Path | None = None,
-                 facts: Any = None, facts_screen: str = "refuse",
-                 figure_worker: FigureWorker | None = None) -> BuildResult:
+                 facts: Any = None, facts_screen: str = "refuse") -> BuildResult:
     """Build the Hub folder ``out_dir`` from a ``case_level.csv``.
 
     Args:
@@ -207,10 +205,6 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
             of the canonical table returning one (the synthetic stand-in's text).
         facts_screen: ``refuse`` (default: findings stop the build) or ``warn`` (write and
             report the count in the card).
-        figure_worker: a started :class:`courtbench.figure_worker.FigureWorker` to draw the
-            card's figure in (``courtbench build`` starts one before it imports this module,
-            so that matplotlib loads while the source is read: the same bytes, sooner);
-            ``None`` draws in-process.
 
     Raises:
         SourceError: invalid source, or locked tags that fail verification (the message names
@@ -221,51 +215,48 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     """
     if id_size < 1:
         raise CourtbenchError(f"id_size={id_size}: expected an ID view of at least 1 case")
-    with figure_worker or FigureWorker(parallel=False) as figures:
-        timings: dict[str, float] = {}
-        start = time.perf_counter()
-        source = Path(source)
-        table = read_case_level(source)
-        applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
-                      if applicants_path is not None else None)
-        facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen)
-        timings["read"] = time.perf_counter() - start
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    source = Path(source)
+    table = read_case_level(source)
+    applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
+                  if applicants_path is not None else None)
+    facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen)
+    timings["read"] = time.perf_counter() - start
 
-        step = time.perf_counter()
-        chosen = _choose_membership(table, source, recompute=recompute, id_size=id_size,
-                                    split_sizes=split_sizes)
-        membership = chosen.membership
-        timings["splits_views"] = time.perf_counter() - step
-        # submitted now, so that a figure child draws while the configs and files are written
-        figure = figures.submit(award_distribution_figure(table, membership,
-                                                          synthetic=synthetic is not None))
+    step = time.perf_counter()
+    chosen = _choose_membership(table, source, recompute=recompute, id_size=id_size,
+                                split_sizes=split_sizes)
+    membership = chosen.membership
+    timings["splits_views"] = time.perf_counter() - step
+    figure = award_distribution_figure(table, membership, synthetic=synthetic is not None)
 
-        step = time.perf_counter()
-        configs = facts_build.with_facts(make_configs(table, membership, applicants), facts_input)
-        empty_split_check(configs)
-        leakage_check(configs)
-        provenance = {
-            "source_file": source.name,
-            "source_sha256": sha256_file(source),
-            "membership": chosen.source_kind,
-            "builder": f"courtbench {courtbench_version} (ecthr_npd)",
-            **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
-            **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
-        }
-        context = card_context(table, membership, tv=chosen.tv, locked_tv=chosen.locked_tv,
-                               membership_source=chosen.source_kind, synthetic=synthetic,
-                               has_applicants=applicants is not None)
-        context["facts"] = (facts_build.card_context(facts_input, screen) if facts_input
-                            else None)
-        metadata = card_metadata(table.num_rows, provenance, synthetic=synthetic is not None)
-        timings["configs"] = time.perf_counter() - step
+    step = time.perf_counter()
+    configs = facts_build.with_facts(make_configs(table, membership, applicants), facts_input)
+    empty_split_check(configs)
+    leakage_check(configs)
+    provenance = {
+        "source_file": source.name,
+        "source_sha256": sha256_file(source),
+        "membership": chosen.source_kind,
+        "builder": f"courtbench {courtbench_version} (ecthr_npd)",
+        **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
+        **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
+    }
+    context = card_context(table, membership, tv=chosen.tv, locked_tv=chosen.locked_tv,
+                           membership_source=chosen.source_kind, synthetic=synthetic,
+                           has_applicants=applicants is not None)
+    context["facts"] = (facts_build.card_context(facts_input, screen) if facts_input
+                        else None)
+    metadata = card_metadata(table.num_rows, provenance, synthetic=synthetic is not None)
+    timings["configs"] = time.perf_counter() - step
 
-        step = time.perf_counter()
-        report = write_hub_folder(
-            Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
-            card_metadata=metadata,
-            figures={"award_distribution.png": figure})
-        timings["write"] = time.perf_counter() - step
+    step = time.perf_counter()
+    report = write_hub_folder(
+        Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
+        card_metadata=metadata,
+        figures={"award_distribution.png": figure})
+    timings["write"] = time.perf_counter() - step
     timings["total"] = time.perf_counter() - start
     facts_line = (None if facts_input is None else
                   f"{len(facts_input.records):,} reviewed texts from {facts_input.source}; "
@@ -339,11 +330,10 @@ def _facts_provenance(facts, screen) -> dict[str, Any]:
 
 
 def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
-                    id_size: int | None = None,
-                    figure_worker: FigureWorker | None = None) -> BuildResult:
+                    id_size: int | None = None) -> BuildResult:
     """Write the synthetic stand-in (n cases, seed; ID view of ``id_size``, default scaled from
     1,000) to a temporary CSV and build from it, keeping (and verifying) its tags — the ID view
-    against that same size; ``figure_worker`` as :func:`build_folder`."""
+    against that same size."""
     with tempfile.TemporaryDirectory(prefix="ecthr-npd-synthetic-") as tmp:
         source = write_synthetic(Path(tmp) / "case_level.csv", n=n, seed=seed, id_size=id_size)
         if id_size is None:  # write_synthetic's default: 1,000 scaled by the test split's share
@@ -352,8 +342,7 @@ def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,
             id_size = scaled_id_size(n_test)
         return build_folder(out_dir, source, id_size=id_size,
                             synthetic={"generator": "ecthr_npd.synthetic", "n": n, "seed": seed},
-                            facts=lambda table: synthetic_facts(table, seed=seed),
-                            figure_worker=figure_worker)
+                            facts=lambda table: synthetic_facts(table, seed=seed))
 
 
 def format_report(result: BuildResult) -> str:

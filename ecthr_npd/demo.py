@@ -67,8 +67,8 @@ def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
                             report_dir, resamples=resamples)
     text_lines = run_dense_demo(out_dir, resamples)
     if "bm25" not in systems:
-        text_lines.insert(0, "bm25 skipped: bm25s not installed (pip install "
-                             "'courtbench[text]')")
+        text_lines.insert(0, "bm25 skipped: bm25s not installed (from the clone: "
+                             ".venv/bin/pip install -e '.[text]', or make demo)")
     seconds = time.perf_counter() - start
     return "\n".join([build_summary, "", "ECtHR-NPD (SYNTHETIC) — " + report.tables[0].title, "",
                       report.tables[0].markdown(), "",

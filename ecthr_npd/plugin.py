@@ -74,25 +74,19 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build(args: argparse.Namespace) -> int:
-    """Build the Hub folder ``args.out``; prints the build report; returns 0. The card's
-    figure is drawn in a child process started before the build is imported, which loads
-    matplotlib while the source is read (:mod:`courtbench.figure_worker`)."""
-    from courtbench.figure_worker import FigureWorker
+    """Build the Hub folder ``args.out``; prints the build report; returns 0."""
+    from ecthr_npd.build import build_folder, build_synthetic, format_report
+    from ecthr_npd.defaults import ID_SIZE
 
     _check_build_arguments(args)
-    with FigureWorker(preload=("ecthr_npd.figures",)) as figure_worker:
-        from ecthr_npd.build import build_folder, build_synthetic, format_report
-        from ecthr_npd.defaults import ID_SIZE
-
-        if args.synthetic:
-            result = build_synthetic(args.out, n=args.n, seed=args.seed, id_size=args.id_size,
-                                     figure_worker=figure_worker)
-        else:
-            result = build_folder(args.out, args.source, applicants_path=args.applicants,
-                                  recompute=args.recompute,
-                                  id_size=ID_SIZE if args.id_size is None else args.id_size,
-                                  split_sizes=args.split_sizes, facts_path=args.facts,
-                                  facts_screen=args.facts_screen, figure_worker=figure_worker)
+    if args.synthetic:
+        result = build_synthetic(args.out, n=args.n, seed=args.seed, id_size=args.id_size)
+    else:
+        result = build_folder(args.out, args.source, applicants_path=args.applicants,
+                              recompute=args.recompute,
+                              id_size=ID_SIZE if args.id_size is None else args.id_size,
+                              split_sizes=args.split_sizes, facts_path=args.facts,
+                              facts_screen=args.facts_screen)
     print(format_report(result))
     return 0
 

@@ -12,16 +12,6 @@ from pathlib import Path
 
 import pytest
 
-try:  # loaded once per test process, so that in-process CLI builds draw their figures here
-    # (courtbench.figure_worker's rule) instead of starting one child per build; the child is
-    # tested in tests/test_figure_worker.py and by the README's build commands run as processes
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401
-except ImportError:  # without the plots extra, figures are skipped either way
-    pass
-
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("COURTBENCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 

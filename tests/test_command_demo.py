@@ -69,6 +69,20 @@ def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
         assert "dense skipped" in printed
 
 
+def test_the_dense_hint_names_what_works_from_a_clone(tmp_path, monkeypatch):
+    """courtbench is not on PyPI: the hint names a make target of the clone."""
+    import importlib.util
+
+    from ecthr_npd.demo_text import dense_model
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "torch" else find_spec(name, *rest))
+    folder, note = dense_model(tmp_path)
+    assert folder is None and note.startswith("dense skipped: torch not installed")
+    assert "make embeddings demo" in note and "pip install 'courtbench" not in note
+
+
 def test_demo_refuses_an_unknown_dataset(tmp_path, capsys):
     assert main(["demo", "--out", str(tmp_path), "--datasets", "nope"]) == 1
     assert "no demo for ['nope']" in capsys.readouterr().err

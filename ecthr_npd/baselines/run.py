@@ -115,8 +115,9 @@ def add_text_arguments(parser: argparse.ArgumentParser) -> None:
     text.add_argument("--k-grid", type=K_GRID, default=None, metavar="K,K,...",
                       help="neighbour counts the text systems choose from on validation MAE "
                            "(default 1,5,10,20,30,50,100; the paper's choice is 20)")
-    text.add_argument("--batch-size", type=option_checks.count(65_536, what="a batch size"), default=16, help="dense/sparse: chunks per "
-                      "forward pass (default 16)")
+    text.add_argument("--batch-size", type=option_checks.count(65_536, what="a batch size"),
+                      default=16, help="dense/sparse: chunks per forward pass, and texts "
+                      "between two writes of the embedding cache (default 16)")
     text.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                       help="dense/sparse: where the encoder runs (default cpu)")
     text.add_argument("--chunk-tokens", type=option_checks.count(

@@ -2,8 +2,9 @@
 
 Each is a :class:`ecthr_npd.baselines.retrieval.TextRetrieval` over the built folder's
 ``facts`` config with its scorer: ``bm25`` (:mod:`ecthr_npd.baselines.bm25`, extra ``text``),
-``dense`` and ``sparse`` (:mod:`ecthr_npd.baselines.embeddings`, extra ``embeddings`` and a
-local model folder ``--text-model``; ``sparse`` needs BGE-M3's ``sparse_linear.pt`` in it).
+``dense`` and ``sparse`` (:mod:`ecthr_npd.baselines.embeddings` on sentence-transformers, extra
+``embeddings`` and a local model folder ``--text-model``; ``sparse`` needs BGE-M3's
+``sparse_linear.pt`` in it).
 :func:`check_text_systems` refuses, in one line, a requested system whose runtime or model
 is missing, before any data is read.
 """
@@ -36,7 +37,7 @@ class TextOptions:
 def check_text_systems(systems: list[str], options: TextOptions) -> None:
     """CourtbenchError (one line: what to install or give) for an unavailable text system."""
     from ecthr_npd.baselines.bm25 import require_bm25s
-    from ecthr_npd.baselines.embeddings import check_model_folder, require_runtime
+    from ecthr_npd.baselines.embeddings import INSTALL, check_model_folder, require_runtime
 
     if "bm25" in systems:
         require_bm25s()
@@ -46,8 +47,8 @@ def check_text_systems(systems: list[str], options: TextOptions) -> None:
             needs = ("sparse_linear.pt",) if name == "sparse" else ()
             if name == "sparse" and options.text_model is None:
                 raise CourtbenchError("--systems sparse needs --text-model PATH: a local BGE-M3 "
-                                      "folder (with sparse_linear.pt) and torch + transformers "
-                                      "(pip install 'courtbench[embeddings]')")
+                                      "folder (with sparse_linear.pt) and torch + "
+                                      f"sentence-transformers ({INSTALL})")
             check_model_folder(options.text_model, name, needs)
 
 
@@ -61,9 +62,9 @@ def make_text_system(name: str, facts: dict[str, str] | None,
         from ecthr_npd.baselines.bm25 import BM25Scorer
 
         return TextRetrieval(name, BM25Scorer(), facts, options.k_grid)
-    from ecthr_npd.baselines.embeddings import DenseScorer, LocalEncoder, SparseScorer
+    from ecthr_npd.baselines.embeddings import DenseScorer, SparseScorer, TextEncoder
 
-    encoder = LocalEncoder(options.text_model, device=options.device,
+    encoder = TextEncoder(options.text_model, device=options.device,
                            batch_size=options.batch_size, chunk_tokens=options.chunk_tokens,
                            max_chunks=options.max_chunks, progress=options.progress)
     if name == "dense":
