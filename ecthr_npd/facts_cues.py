@@ -34,7 +34,8 @@ from functools import lru_cache
 LEXICON = {
     "formula": (
         "just satisfaction", "satisfaction équitable", "satisfaction equitable",
-        "gerechte entschädigung", "gerechten entschädigung", "equa soddisfazione",
+        "gerechte entschädigung", "gerechten entschädigung", "gerechter entschädigung",
+        "equa soddisfazione",
         "chargeable", "titre d'imp", "steuern", "titolo di imposta", "marginal",
         "spitzenrefinanz", "respondent", "défendeur", "defendeur", "belangte", "beklagte",
         "convenuto", "finding of", "findings of", "constat", "feststellung", "|rule 60|",
@@ -65,7 +66,8 @@ LEXICON = {
         "allou", "octro", "|accord", "indemn", "évalu", "|evalu", "|verse", "répar", "repar",
         "|somme", "|montant", "verlang", "forder", "beantrag", "zugesproch", "zuerkannt",
         "zuzusprech", "ausgleich", "entschädig", "entschadig", "|betrag", "|chied", "|chiest",
-        "richiest", "|assegn", "|liquid", "riconosc", "quantific", "risarc", "|importo"),
+        "richiest", "|assegn", "|liquid", "riconosc", "quantific", "risarc", "|importo",
+        "|domanda|"),
     # what the Court says in an award passage, besides claim and damage words
     "court_says": (
         "|allow", "|dismiss", "|reject", "|accept", "|upheld|", "|uphold", "equitable basis",
@@ -125,7 +127,7 @@ LEXICON = {
 }
 
 FORMULAS = re.compile("|".join((
-    r"just satisfaction", r"satisfaction [ée]quitable", r"gerechten? entsch[äa]digung",
+    r"just satisfaction", r"satisfaction [ée]quitable", r"gerechte[nr]? entsch[äa]digung",
     r"equa soddisfazione",
     r"tax (?:that|which) may be chargeable", r"[àa] titre d'imp[ôo]t",
     r"(?:zu berechnender|anfallender) steuern", r"a titolo di imposta",
@@ -161,7 +163,8 @@ REMAINDER = re.compile("|".join((
 ARTICLE = re.compile(r"\b(?:art(?:icle|ikel|icolo)?\.?)\s*(?:41|50)\b(?!\s*[/-]\d)")
 #: After "Article 41/50": "of the Convention" (a cue) or "of the Criminal Code" (not one).
 _ARTICLE_TAIL = re.compile(
-    r"(?:\s*(?:§§?|para(?:graph)?s?\.?|\(\d+\)|,|\d+))*\s*"
+    r"(?:\s*(?:§§?|para(?:graph)?s?\.?|abs\.|al\.|ziff\.|lit\.|co\.|cpv\.|\([\da-z]+\)|,|"
+    r"\d+|[a-z]\b))*\s*"
     r"(?:(?P<of>of|du|des|der|dello|della|del|de|dell')(?![a-z]))?\s*"
     r"(?:the |la |le |l'|der |des |della |del |dell')?(?P<what>[\w'-]+)?")
 _CONVENTION = re.compile(r"conven|konvention|emrk|echr|cedh|cedu|european")
@@ -273,13 +276,18 @@ def lexicon() -> Lexicon:
     return Lexicon({**LEXICON, "currency": terms})
 
 
-def article_cue(low: str) -> bool:
-    """Whether ``low`` (a lower-cased sentence) names Article 41 or 50 of the Convention
-    (bare, "of the Convention", "EMRK" …) rather than of a national code or law."""
+def article_cue(cased: str, low: str) -> bool:
+    """Whether the sentence (``cased`` and its lower-case ``low``) names Article 41 or 50 of
+    the Convention — bare, "of the Convention", "EMRK" … — rather than of a national code or
+    law: "of the Criminal Code", "du code pénal", or a code's abbreviation in capitals
+    ("Art. 41 Abs. 1 OR", "art. 50 CC")."""
     for match in ARTICLE.finditer(low):
         tail = _ARTICLE_TAIL.match(low, match.end())
         what = tail.group("what") or ""
-        if tail.group("of") is None or _CONVENTION.match(what):
+        if _CONVENTION.match(what):
+            return True
+        written = cased[tail.start("what"):tail.end("what")] if tail.group("what") else ""
+        if tail.group("of") is None and not (len(written) > 1 and written.isupper()):
             return True
     return False
 
@@ -309,10 +317,12 @@ def award_cue(cased: str, low: str, classes: set[str] | None = None) -> str | No
         classes = lexicon().classes(low)
     if "formula" in classes and FORMULAS.search(low):
         return "formula"
-    if "article" in classes and article_cue(low):
+    if "article" in classes and article_cue(cased, low):
         return "article"
-    if "remainder" in classes and REMAINDER.search(low):
+    if is_domestic(cased, low, classes):
+        return None
+    if "remainder" in classes and "claim" in classes and REMAINDER.search(low):
         return "remainder"
-    if _claim_cue(cased, low, classes) and not is_domestic(cased, low, classes):
+    if _claim_cue(cased, low, classes):
         return "claim"
     return None

@@ -49,6 +49,9 @@ MARKER = "[masked]"
 #: Longest passage a one-line message quotes.
 PASSAGE_CHARS = 200
 _YEARS = (1800, 2100)
+#: Characters around a speaker ("the Court", "the Government") searched for what it says.
+_SPEAKER_REACH = 300
+_SPEAKER_TOPICS = frozenset({"claim", "damage", "court_says", "government_says", "no_award"})
 _REFERENCE = re.compile(r"(?:\bno|\bnos|n°|\bnr|§|\bart|\barticles?|\bartikel|\barticolo|"
                         r"\bsections?|\brule|\bparagraphs?|\bparas?|\bpages?|\bpp?|\bcase|"
                         r"\bapplications?|\blaw|\bdecree|\bact|\bfile|\bflat|\broom|\bcell|"
@@ -112,7 +115,12 @@ def _relevant(norm: Normalised, role: str, start: int, end: int) -> bool:
     if role == "currency":
         before = low[max(0, start - 2):start].rstrip()
         return bool(before) and before[-1].isalpha()
-    return facts_cues.is_speaker(norm.cased, role, start)
+    if not facts_cues.is_speaker(norm.cased, role, start):
+        return False
+    # a speaker makes a finding only with something to say about a claim or damage: look for
+    # it around (cheaper than finding the sentence; a superset of it up to a long sentence)
+    around = low[max(0, start - _SPEAKER_REACH):end + _SPEAKER_REACH]
+    return bool(facts_cues.lexicon().classes(around) & _SPEAKER_TOPICS)
 
 
 def _own_positions(norm: Normalised, award: float | None) -> list[int]:

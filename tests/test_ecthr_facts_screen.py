@@ -180,6 +180,9 @@ def test_each_kind_of_finding(sentence, award, kind):
     "La cour d'appel alloua au requérant 3\u202f000 € au titre de la loi Pinto.",
     "Das Amtsgericht verurteilte den Beschwerdeführer zu einer Geldstrafe von 900 Euro.",
     "About 2,500 people took part in the demonstration on 1 May 2008.",
+    "Die Pflicht folgt aus Art. 41 Abs. 1 OR.",  # a national code's abbreviation
+    "Im Übrigen wies das Bundesverwaltungsgericht die Beschwerde ab.",
+    "Le tribunal rejette le recours pour le surplus.",
 ])
 def test_domestic_money_articles_and_numbers_are_no_finding(sentence):
     assert _kinds(f"{NEUTRAL} {sentence} {NEUTRAL}", 7000.0) == []
