@@ -208,7 +208,8 @@ def _classify(norm: Normalised, sentence: tuple[int, int], award: float | None,
 
 def _sentences(norm: Normalised, positions: list[tuple[int, str]]):
     """Yield ((start, end), marks) of the sentences holding ``positions`` (offset, mark),
-    each sentence once with the marks of every position in it."""
+    each sentence once with the marks of every position in it, in order and never
+    overlapping (so that masking can replace each one)."""
     current, marks = None, set()
     for position, mark in sorted(positions):
         if current is not None and position < current[1]:
@@ -216,7 +217,10 @@ def _sentences(norm: Normalised, positions: list[tuple[int, str]]):
             continue
         if current is not None:
             yield current, marks
-        current, marks = sentence_bounds(norm.cased, position), {mark}
+        start, end = sentence_bounds(norm.cased, position)
+        if current is not None:  # a sentence cut at its length limit: never overlap it
+            start = max(start, current[1])
+        current, marks = (start, max(start, end)), {mark}
     if current is not None:
         yield current, marks
 

@@ -225,6 +225,21 @@ def test_findings_name_sentences_in_the_original_text_and_mask_replaces_them():
     assert screen_text(masked, 5000.0) == []
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([
+    "The Court awards the applicant EUR 5,000 in respect of non-pecuniary damage",
+    "just satisfaction", " ", ". ", "x" * 700, "Bail was EUR 5,000", "\n", "no. 5"]),
+    max_size=12))
+def test_findings_never_overlap_so_every_one_can_be_masked(parts):
+    text = "".join(parts) or "x"
+    hits = screen_text(text, 5000.0)
+    spans = [(h.start, h.end) for h in hits]
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+    assert all(0 <= start <= end <= len(text) for start, end in spans)
+    masked, at = mask_text(text, spans)
+    assert all(masked.startswith(MARKER, position) for position in at)
+
+
 def test_screen_texts_carry_case_line_kind_offsets_and_passage():
     text = "x " * 500 + "The Court awards the applicant EUR 5,000 in respect of damage." + " y" * 5
     findings, count = screen_texts([("001-7", 4, text, 5000.0), ("001-8", 5, NEUTRAL, 1.0)])
