@@ -203,8 +203,9 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
             leakage before anything is written.
         facts: instead of ``facts_path``, a :class:`ecthr_npd.facts.FactsInput` or a callable
             of the canonical table returning one (the synthetic stand-in's text).
-        facts_screen: ``refuse`` (default: findings stop the build) or ``warn`` (write and
-            report the count in the card).
+        facts_screen: ``refuse`` (default: findings stop the build; their report is written
+            beside ``out_dir``), ``warn`` (write the text as it is) or ``mask`` (replace each
+            flagged passage); the findings report goes into the folder, the card counts them.
 
     Raises:
         SourceError: invalid source, or locked tags that fail verification (the message names
@@ -221,7 +222,8 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     table = read_case_level(source)
     applicants = (read_applicant_level(applicants_path, table.column("case_id").to_pylist())
                   if applicants_path is not None else None)
-    facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen)
+    facts_input, screen = facts_build.prepare(table, facts_path, facts, facts_screen,
+                                               out_dir=out_dir)
     timings["read"] = time.perf_counter() - start
 
     step = time.perf_counter()
@@ -241,7 +243,7 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
         "membership": chosen.source_kind,
         "builder": f"courtbench {courtbench_version} (ecthr_npd)",
         **({"synthetic": True, **synthetic} if synthetic else {"synthetic": False}),
-        **({"facts": _facts_provenance(facts_input, screen)} if facts_input else {}),
+        **({"facts": facts_build.provenance(facts_input, screen)} if facts_input else {}),
     }
     context = card_context(table, membership, tv=chosen.tv, locked_tv=chosen.locked_tv,
                            membership_source=chosen.source_kind, synthetic=synthetic,
@@ -255,12 +257,14 @@ def build_folder(out_dir: Path, source: Path, *, applicants_path: Path | None = 
     report = write_hub_folder(
         Path(out_dir), configs, card_template=CARD_TEMPLATE, card_context=context,
         card_metadata=metadata,
-        figures={"award_distribution.png": figure})
+        figures={"award_distribution.png": figure},
+        extra_files=facts_build.report_files(screen))
     timings["write"] = time.perf_counter() - step
     timings["total"] = time.perf_counter() - start
     facts_line = (None if facts_input is None else
                   f"{len(facts_input.records):,} reviewed texts from {facts_input.source}; "
-                  f"leakage screen ({screen.mode}): {len(screen.findings):,} finding(s)")
+                  f"leakage screen ({screen.mode}): {len(screen.findings):,} finding(s), "
+                  f"listed in {facts_build.REPORT_FILE}")
     return BuildResult(report, membership.counts(), chosen.source_kind, chosen.tv,
                        chosen.locked_tv, chosen.agreement, timings, chosen.id_size_checked,
                        facts_line)
@@ -319,14 +323,6 @@ def _check_split_sizes(split_sizes: tuple[int, int] | None, n_cases: int, source
             f"--split-sizes {train},{validation}: expected train and validation counts of "
             f"at least 1 that leave at least one test case; the source {source.name} has "
             f"{n_cases:,} cases")
-
-
-def _facts_provenance(facts, screen) -> dict[str, Any]:
-    """The card metadata's ``provenance.facts``: source, counts and the screen's result."""
-    return {"source_file": facts.source, "records": len(facts.records),
-            "review_status": dict(sorted(facts.status_counts.items())),
-            "synthetic": facts.synthetic is not None, "screen_mode": screen.mode,
-            "screen_findings": len(screen.findings)}
 
 
 def build_synthetic(out_dir: Path, *, n: int = DEFAULT_ROWS, seed: int = 0,

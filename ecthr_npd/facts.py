@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from courtbench.boundary import BoundaryError, check_text
 from courtbench.errors import SourceError, quoted
 from courtbench.textio import decode_utf8, read_input_bytes
 
@@ -29,9 +30,17 @@ FIELDS = ("case_id", "facts_text", "review_status", "source_document_sha256", "s
 #: Columns of the ``facts`` config (review_status is a build-time check, always ACCEPTED).
 CONFIG_COLUMNS = ("case_id", "facts_text", "source_document_sha256", "source_anchor")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
+#: Longest facts_text (characters): ~20 times the longest Facts section a judgment of the
+#: Court is likely to have; a longer one is a broken file, not a review.
+MAX_TEXT_CHARS = 2_000_000
+#: Longest case_id and source_anchor.
+MAX_SHORT_CHARS = 1_000
 RULES = (
     "every line is one JSON object with the five fields " + ", ".join(FIELDS),
-    "case_id, facts_text and source_anchor are non-empty strings",
+    "case_id, facts_text and source_anchor are non-empty strings of valid Unicode: no lone "
+    "surrogate, no NUL, not only whitespace or invisible characters (any Unicode space, "
+    f"zero-width ones included); facts_text at most {MAX_TEXT_CHARS:,} characters, the others "
+    f"{MAX_SHORT_CHARS:,}",
     f"review_status is {ACCEPTED!r}",
     "source_document_sha256 is 64 lower-case hex digits",
     "every case_id is unique and belongs to the cohort; every cohort case has a record",
@@ -73,9 +82,8 @@ def _record_problems(line: int, record) -> list[str]:
     problems += [_problem(line, name, record[name], "no such field; expected only "
                           + ", ".join(FIELDS)) for name in record if name not in FIELDS]
     for name in ("case_id", "facts_text", "source_anchor"):
-        value = record.get(name)
-        if name in record and (not isinstance(value, str) or not value.strip()):
-            problems.append(_problem(line, name, value, "a non-empty string"))
+        if name in record:
+            problems += _text_problems(line, name, record[name])
     if "review_status" in record and record["review_status"] != ACCEPTED:
         problems.append(_problem(line, "review_status", record["review_status"], repr(ACCEPTED)))
     digest = record.get("source_document_sha256")
@@ -84,6 +92,17 @@ def _record_problems(line: int, record) -> list[str]:
         problems.append(_problem(line, "source_document_sha256", digest,
                                  "64 lower-case hex digits (sha256 of the source document)"))
     return problems
+
+
+def _text_problems(line: int, name: str, value) -> list[str]:
+    """The shared validator's verdict on one text field (courtbench.boundary.check_text)."""
+    limit = MAX_TEXT_CHARS if name == "facts_text" else MAX_SHORT_CHARS
+    try:
+        check_text(value, f"line {line}, field {name!r}", max_chars=limit,
+                   what="a non-empty string")
+    except BoundaryError as error:
+        return [str(error)]
+    return []
 
 
 def _parse_lines(path: Path, text: str) -> tuple[list[tuple[int, dict]], list[str]]:

@@ -1,22 +1,26 @@
 """Text leakage screen: find in reviewed Facts what the review should have removed.
 
-:func:`screen_texts` scans every ``facts_text`` for
+Every text is normalised first (:mod:`ecthr_npd.facts_text`: NFKC, every Unicode space,
+apostrophes, dashes), then read sentence by sentence around the places that can matter. A
+sentence is a finding of one of three kinds (:data:`KINDS`, most specific first):
 
-- ``award_context``: an amount of money (digits, optionally with thousands separators and a
-  currency) within :data:`WINDOW` characters of "non-pecuniary", "just satisfaction",
-  "Article 41" or "Article 50";
-- ``operative_clause``: "holds that the respondent State is to pay …" or "dismisses the
-  remainder of the (applicant's) claim …" (the judgment's operative provisions);
-- ``currency_award``: a currency amount (EUR, €, euros, USD, GBP, £, $, CHF) within
-  :data:`WINDOW` characters of an award word (award, pay, compensation, damage, claim);
-- ``own_amount``: the case's own ``y_amount_eur`` in a common written form — ``5,000``,
-  ``5 000``, ``5.000``, ``5,000.00`` anywhere; ``5000`` (or an amount below 1,000) only next to
-  a currency, where it cannot be a year or an application number.
+- ``own_award``: the case's own ``y_amount_eur`` in any form (:mod:`ecthr_npd.facts_amounts`:
+  grouped digits in any locale, decimals, ``16k``, ``5 thousand``, ``2,5 Mio.``, words in
+  English, French, German or Italian), anywhere: a bare integer counts only in a sentence
+  about money and never as a year (1800–2100) or after "no.", "Article", "§" …;
+- ``award_amount``: an award or outcome passage (:mod:`ecthr_npd.facts_cues`) holding another
+  amount of money (a claim, the Government's offer, an award to someone else);
+- ``award_passage``: an award or outcome passage without an amount (a just-satisfaction
+  finding, Article 41/50 reasoning, "the finding of a violation … sufficient", a claim made or
+  not, the operative payment or "dismisses the remainder" clauses).
 
-Matching is case-insensitive on a lower-cased copy; a text without any trigger word is passed
-after one substring test per trigger, so 14,575 long texts take seconds. Each finding carries
-the case id, the line of its record, the kind and the passage around the match cut to
-:data:`PASSAGE_CHARS` characters.
+Money in domestic proceedings (fines, bail, salaries, pensions, domestic compensation, civil
+claims, articles of national codes) is no finding unless it equals the case's own award; the
+violated articles are permitted inputs. A finding names the whole sentence (its character
+offsets in the original text), which :func:`mask_text` replaces with :data:`MARKER`.
+
+The screen helps a reviewer; it is no proof that a text is clean. Its recall and false-alarm
+rate are measured on a labelled corpus (``benchmarks/bench_ecthr_facts_screen.py``).
 """
 
 from __future__ import annotations
@@ -24,117 +28,223 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
-WINDOW = 150
+from ecthr_npd import facts_cues
+from ecthr_npd.facts_amounts import (
+    EURO_TERMS,
+    Amount,
+    amount_at,
+    amounts,
+    award_pattern,
+    cents,
+    number_pattern,
+    word_amounts,
+)
+from ecthr_npd.facts_text import Normalised, normalise, sentence_bounds
+
+KINDS = ("own_award", "award_amount", "award_passage")
+#: What a masked passage becomes in the text.
+MARKER = "[masked]"
+#: Longest passage a one-line message quotes.
 PASSAGE_CHARS = 200
-_NUMBER = r"\d{1,3}(?:[,.\u00a0 ]\d{3})+(?:\.\d{2})?|\d+(?:\.\d{2})?"
-_CURRENCY = r"(?:eur|euros?|€|usd|us\$|\$|gbp|£|chf)"
-_GROUPED = re.compile(r"\d{1,3}(?:[,.\u00a0 ]\d{3})+(?:\.\d{2})?")
-CURRENCY_AMOUNT = re.compile(
-    rf"{_CURRENCY}\s?(?:{_NUMBER})(?![\d/])|(?<![\d/])(?:{_NUMBER})\s?{_CURRENCY}\b")
-AMOUNT = re.compile(rf"(?<![\w/])(?:{_CURRENCY}\s?)?(?:{_NUMBER})(?![\d/])")
-CONTEXT = re.compile(r"non[- ]pecuniary|just satisfaction|article\s+(?:41|50)\b")
-OPERATIVE = re.compile(r"holds?,? that the respondent state is to pay|dismiss(?:es|ed)? the "
-                       r"remainder of the (?:applicants?['’]s?\s+|applicant['’]s\s+)?claims?")
-AWARD_WORDS = re.compile(r"award|\bpay|compensation|damage|\bclaim")
-#: Substrings one of which every finding contains: texts without any skip the regexes.
-TRIGGERS = ("pecuniary", "just satisfaction", "article", "is to pay", "remainder of the",
-            "eur", "€", "usd", "$", "gbp", "£", "chf")
+_YEARS = (1800, 2100)
+#: Characters around a speaker ("the Court", "the Government") searched for what it says.
+_SPEAKER_REACH = 300
+_SPEAKER_TOPICS = frozenset({"claim", "damage", "court_says", "government_says", "no_award"})
+_REFERENCE = re.compile(r"(?:\bno|\bnos|n°|\bnr|§|\bart|\barticles?|\bartikel|\barticolo|"
+                        r"\bsections?|\brule|\bparagraphs?|\bparas?|\bpages?|\bpp?|\bcase|"
+                        r"\bapplications?|\blaw|\bdecree|\bact|\bfile|\bflat|\broom|\bcell|"
+                        r"\bstreet|\bitem|\bpoint|\bprotocol|\bdecision|\bjudgment|\bvolume)"
+                        r"[.\s]*$")
+@dataclass(frozen=True)
+class Hit:
+    """One flagged sentence of a text: kind, offsets [start, end) in the original text, and
+    why (``cue``: formula / article / remainder / claim / none)."""
+
+    kind: str
+    start: int
+    end: int
+    cue: str
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One passage the screen flags: case id, 1-based record line, kind, passage."""
+    """One passage the screen flags: case id, 1-based record line, kind, character offsets
+    [start, end) in the case's ``facts_text`` and the passage itself."""
 
     case_id: str
     line: int
     kind: str
+    start: int
+    end: int
     passage: str
 
-
-def _passage(text: str, start: int, end: int) -> str:
-    """The text around [start, end), at most PASSAGE_CHARS characters, one line."""
-    room = max(0, PASSAGE_CHARS - (end - start)) // 2
-    left = max(0, start - room)
-    return " ".join(text[left:left + PASSAGE_CHARS].split())
+    def as_record(self) -> dict:
+        """The finding as a findings-report record (JSON Lines)."""
+        return {"case_id": self.case_id, "line": self.line, "kind": self.kind,
+                "start": self.start, "end": self.end, "passage": self.passage}
 
 
-def amount_forms(amount: float) -> tuple[list[str], list[str]]:
-    """(forms flagged anywhere, forms flagged only next to a currency) of ``amount`` EUR."""
-    if not amount or amount <= 0:
-        return [], []
-    whole = int(round(amount))
-    cents = round(amount - int(amount), 2)
-    grouped = f"{whole:,}"
-    anywhere: list[str] = []
-    if whole >= 1000:
-        anywhere = [grouped, grouped.replace(",", " "), grouped.replace(",", "\u00a0"),
-                    grouped.replace(",", ".")]
-        if cents:
-            anywhere = [f"{amount:,.2f}"]
-        else:
-            anywhere.append(f"{grouped}.00")
-    bare = [f"{whole}"] if not cents else [f"{amount:.2f}"]
-    return anywhere, bare
+@lru_cache(maxsize=1)
+def _automaton():
+    """One Aho-Corasick automaton over every anchor (cues, speakers, currency terms) and the
+    role of each pattern: ``cue``, a :data:`facts_cues.SPEAKERS` key, or ``currency``."""
+    import ahocorasick_rs
+
+    roles = {anchor: "cue" for anchor in facts_cues.ANCHORS}
+    roles.update({anchor: anchor for anchor in facts_cues.SPEAKER_ANCHORS})
+    for term in EURO_TERMS:
+        roles.setdefault(term, "currency")
+    patterns = list(roles)
+    return (ahocorasick_rs.AhoCorasick(patterns, matchkind=ahocorasick_rs.MatchKind.LeftmostLongest,
+                                           implementation=ahocorasick_rs.Implementation.DFA),
+            [roles[p] for p in patterns])
 
 
-def _own_amount(low: str, anywhere: list[str], bare: list[str]):
-    """Yield (start, end) of the own amount's written forms in ``low``."""
-    for form in anywhere + bare:
-        start = low.find(form)
-        while start >= 0:
-            end = start + len(form)
-            before = low[start - 1] if start else " "
-            after = low[end] if end < len(low) else " "
-            separated = not (before.isdigit() or before in ",./") and not (
-                after.isdigit() or after == "/" or (after in ",." and low[end + 1:end + 2]
-                                                    .isdigit()))
-            if separated and (form in anywhere or _next_to_currency(low, start, end)):
-                yield start, end
-            start = low.find(form, end)
-
-
-def _next_to_currency(low: str, start: int, end: int) -> bool:
-    around = low[max(0, start - 8):start] + " " + low[end:end + 9]
-    return re.search(_CURRENCY + r"(?!\w)", around) is not None
-
-
-def _near(pattern: re.Pattern, low: str, start: int, end: int) -> bool:
-    return pattern.search(low, max(0, start - WINDOW), min(len(low), end + WINDOW)) is not None
-
-
-def screen_text(text: str, amount: float | None = None):
-    """Yield (kind, start, end) of every flagged match in one text (see the module doc)."""
-    low = text.lower()
-    if amount:
-        anywhere, bare = amount_forms(amount)
-        for start, end in _own_amount(low, anywhere, bare):
-            yield "own_amount", start, end
-    if not any(trigger in low for trigger in TRIGGERS):
-        return
-    for match in OPERATIVE.finditer(low):
-        yield "operative_clause", match.start(), match.end()
-    for match in CONTEXT.finditer(low):
-        for number in AMOUNT.finditer(low, max(0, match.start() - WINDOW),
-                                      min(len(low), match.end() + WINDOW)):
-            if _is_money(number.group()):
-                yield "award_context", number.start(), number.end()
-                break
-    for match in CURRENCY_AMOUNT.finditer(low):
-        if _near(AWARD_WORDS, low, match.start(), match.end()):
-            yield "currency_award", match.start(), match.end()
-
-
-def _is_money(token: str) -> bool:
-    """An amount near an award keyword: a currency, a thousands separator, or ≥ 100 units
-    that is neither an article or paragraph number (below 100) nor a year (1800–2100)."""
-    if re.search(_CURRENCY, token):
+def _relevant(norm: Normalised, role: str, start: int, end: int) -> bool:
+    """Whether an anchor occurrence can start a finding: a speaker must be the Court or the
+    Government as the judgment writes them; a currency term must be a word of its own that
+    follows a word (an amount in words); every other anchor is relevant."""
+    if role == "cue":
         return True
-    if re.fullmatch(r"\d{4}", token) and 1800 <= int(token) <= 2100:
-        return False  # a year
-    if _GROUPED.fullmatch(token):
-        return True  # thousands groups: 5,000 / 5.000 / 5 000
-    return len(token.split(".")[0]) >= 3
+    low = norm.lower
+    if (low[end:end + 1].isalpha() and low[end - 1].isalpha()) or (
+            start and low[start - 1].isalpha() and low[start].isalpha()):
+        return False  # inside a word: "dm" in "admitted", "bef" in "before"
+    if role == "currency":
+        before = low[max(0, start - 2):start].rstrip()
+        return bool(before) and before[-1].isalpha()
+    if not facts_cues.is_speaker(norm.cased, role, start):
+        return False
+    # a speaker makes a finding only with something to say about a claim or damage: look for
+    # it around (cheaper than finding the sentence; a superset of it up to a long sentence)
+    around = low[max(0, start - _SPEAKER_REACH):end + _SPEAKER_REACH]
+    return bool(facts_cues.lexicon().classes(around) & _SPEAKER_TOPICS)
+
+
+def _own_positions(norm: Normalised, award: float | None) -> list[int]:
+    """Start offsets of digit tokens whose value is the award (checked further per sentence)."""
+    pattern = award_pattern(cents(award)) if award and award > 0 else None
+    if pattern is None:
+        return []
+    found = []
+    for match in pattern.finditer(norm.lower):
+        token = number_pattern().match(norm.lower, match.start())
+        amount = token and amount_at(norm.lower, token)
+        if amount is not None and cents(amount.value) == cents(award):
+            found.append(match.start())
+    return found
+
+
+def _counts_as_own(low: str, sentence: tuple[int, int], amount: Amount, money: bool) -> bool:
+    """Whether an amount equal to the award is the award written down, not a year, an
+    article or a count: any marked form counts; a bare integer only in a sentence about
+    money (``money``)."""
+    if not amount.plain:
+        return True
+    if amount.value < 100 or _YEARS[0] <= amount.value <= _YEARS[1]:
+        return False
+    if _REFERENCE.search(low, max(sentence[0], amount.start - 14), amount.start):
+        return False
+    return money
+
+
+def _is_money(low: str, amount: Amount) -> bool:
+    """Whether an amount in an award passage is a sum of money (not a date, article, count)."""
+    if not amount.plain:
+        return True
+    if amount.value < 100 or _YEARS[0] <= amount.value <= _YEARS[1]:
+        return False
+    return not _REFERENCE.search(low, max(0, amount.start - 14), amount.start)
+
+
+def _needs_words(classes: set[str]) -> bool:
+    """Whether the sentence may hold an amount in words: a number word of a large number,
+    or a currency term (after "fifty", "cinquante" …)."""
+    return bool(classes & {"number_word", "currency"})
+
+
+def _sentence_amounts(norm: Normalised, sentence: tuple[int, int], classes: set[str],
+                      cue: str | None) -> list[Amount]:
+    """The amounts of a sentence: in digits, and in words where it may hold them (only
+    those next to a currency, in a sentence about money or in an award passage)."""
+    found = amounts(norm.lower, *sentence)
+    if _needs_words(classes):
+        text = norm.lower[sentence[0]:sentence[1]]
+        found += [a for a in word_amounts(text) if a.currency or "money" in classes or cue]
+    return found
+
+
+def _is_own(norm: Normalised, sentence: tuple[int, int], found: list[Amount], award: float,
+            money: bool) -> bool:
+    """Whether one of ``found`` is the case's award written down (see :func:`_counts_as_own`)."""
+    own = cents(award)
+    return any(cents(a.value) == own
+               and (a.words or _counts_as_own(norm.lower, sentence, a, money)) for a in found)
+
+
+def _classify(norm: Normalised, sentence: tuple[int, int], award: float | None,
+              marks: set[str]) -> tuple[str, str] | None:
+    """(kind, cue) of one sentence, or None when it is not a finding. ``marks``: what
+    brought the sentence here (``cue``: a cue or speaker anchor; ``own``: a digit form of
+    the award; ``currency``: a euro term after a word)."""
+    start, end = sentence
+    text = norm.lower[start:end]
+    classes = facts_cues.lexicon().classes(text)
+    cue = facts_cues.award_cue(norm.cased[start:end], text, classes) if "cue" in marks else None
+    has_award = bool(award and award > 0)
+    if cue is None and "own" not in marks and not (has_award and _needs_words(classes)):
+        return None
+    found = _sentence_amounts(norm, sentence, classes, cue)
+    if has_award and _is_own(norm, sentence, found, award, "money" in classes):
+        return "own_award", cue or "none"
+    if cue is None:
+        return None
+    if any(a.words or _is_money(norm.lower, a) for a in found):
+        return "award_amount", cue
+    return "award_passage", cue
+
+
+def _sentences(norm: Normalised, positions: list[tuple[int, str]]):
+    """Yield ((start, end), marks) of the sentences holding ``positions`` (offset, mark),
+    each sentence once with the marks of every position in it, in order and never
+    overlapping (so that masking can replace each one)."""
+    current, marks = None, set()
+    for position, mark in sorted(positions):
+        if current is not None and position < current[1]:
+            marks.add(mark)
+            continue
+        if current is not None:
+            yield current, marks
+        start, end = sentence_bounds(norm.cased, position)
+        if current is not None:  # a sentence cut at its length limit: never overlap it
+            start = max(start, current[1])
+        current, marks = (start, max(start, end)), {mark}
+    if current is not None:
+        yield current, marks
+
+
+def screen_text(text: str, award: float | None = None) -> list[Hit]:
+    """The flagged sentences of one text (see the module doc), in text order.
+
+    Args:
+        text: a Facts text as given.
+        award: the case's ``y_amount_eur`` (None or 0: no own-award check).
+    """
+    norm = normalise(text)
+    automaton, roles = _automaton()
+    positions = [(start, "currency" if roles[index] == "currency" else "cue")
+                 for index, start, end in automaton.find_matches_as_indexes(norm.lower)
+                 if _relevant(norm, roles[index], start, end)]
+    positions += [(start, "own") for start in _own_positions(norm, award)]
+    hits = []
+    for sentence, marks in _sentences(norm, positions):
+        found = _classify(norm, sentence, award, marks)
+        if found is not None:
+            start, end = norm.to_original(sentence[0]), norm.to_original(sentence[1], end=True)
+            hits.append(Hit(found[0], start, end, found[1]))
+    return hits
 
 
 def screen_texts(rows: Iterable[tuple[str, int, str, float | None]],
@@ -146,27 +256,46 @@ def screen_texts(rows: Iterable[tuple[str, int, str, float | None]],
         progress: show a tqdm bar.
 
     Returns:
-        (findings in row order, number of texts screened).
+        (findings in row and text order, number of texts screened).
     """
     from tqdm.auto import tqdm
 
     findings: list[Finding] = []
     count = 0
-    for case_id, line, text, amount in tqdm(rows, desc="facts leakage screen", unit="text",
-                                            disable=not progress):
+    for case_id, line, text, award in tqdm(rows, desc="facts leakage screen", unit="text",
+                                           disable=not progress):
         count += 1
-        seen = set()
-        for kind, start, end in screen_text(text, amount):
-            if (kind, start) not in seen:
-                seen.add((kind, start))
-                findings.append(Finding(case_id, line, kind, _passage(text, start, end)))
+        findings += [Finding(case_id, line, hit.kind, hit.start, hit.end,
+                             text[hit.start:hit.end]) for hit in screen_text(text, award)]
     return findings, count
+
+
+def mask_text(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """``text`` with each [start, end) of ``spans`` (sorted, not overlapping) replaced by
+    :data:`MARKER`; returns the masked text and where each marker starts in it."""
+    parts, at, position = [], [], 0
+    length = 0
+    for start, end in spans:
+        parts.append(text[position:start])
+        length += start - position
+        at.append(length)
+        parts.append(MARKER)
+        length += len(MARKER)
+        position = end
+    parts.append(text[position:])
+    return "".join(parts), at
+
+
+def short(passage: str, limit: int = PASSAGE_CHARS) -> str:
+    """A passage on one line, cut to ``limit`` characters."""
+    flat = " ".join(passage.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
 def describe(findings: list[Finding], limit: int = 10) -> str:
     """One line: the count, the cases, and the first ``limit`` findings with their passage."""
     cases = len({f.case_id for f in findings})
-    listed = "; ".join(f"case {f.case_id} (line {f.line}, {f.kind}): {f.passage!r}"
+    listed = "; ".join(f"case {f.case_id} (line {f.line}, {f.kind}): {short(f.passage)!r}"
                        for f in findings[:limit])
     more = f" (and {len(findings) - limit:,} more)" if len(findings) > limit else ""
     return f"{len(findings):,} finding(s) in {cases:,} case(s): {listed}{more}"

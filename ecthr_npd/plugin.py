@@ -64,10 +64,12 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
                              "source_anchor): adds the 'facts' configs")
     parser.add_argument("--facts-screen", choices=SCREEN_MODES, default="refuse",
                         help="what the text leakage screen does with award passages: refuse "
-                             "(default: nothing is written) or warn (write; the card reports "
-                             "the count)")
+                             "(default: nothing is written; the findings go beside --out), "
+                             "warn (write the text as it is) or mask (replace each passage); "
+                             "the findings are listed in the folder")
     parser.add_argument("--n", type=option_checks.count(MAX_SYNTHETIC_ROWS,
-                                                             what="a number of cases"), default=DEFAULT_ROWS,
+                                                         what="a number of cases"),
+                        default=DEFAULT_ROWS,
                         help=f"with --synthetic: number of cases (default {DEFAULT_ROWS:,})")
     parser.add_argument("--seed", type=option_checks.SEED, default=0,
                         help="with --synthetic: generator seed")

@@ -1,5 +1,6 @@
-"""Reviewed facts: every rule of the JSON Lines file, the text leakage screen, the facts
-configs (round trip through datasets.load_dataset, verify) and the synthetic facts."""
+"""Reviewed facts: every rule of the JSON Lines file, the text leakage screen in the build
+(refuse / warn / mask, the findings report, verify), the facts configs (round trip through
+datasets.load_dataset) and the synthetic facts. The screen itself: test_ecthr_facts_screen.py."""
 
 from __future__ import annotations
 
@@ -11,12 +12,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from courtbench.errors import CourtbenchError, SourceError
 from ecthr_npd.build import build_folder
 from ecthr_npd.facts import ACCEPTED, read_facts
 from ecthr_npd.facts_build import FactsLeakageError
-from ecthr_npd.facts_screen import screen_text, screen_texts
+from ecthr_npd.facts_report import (
+    REPORT_FILE,
+    facts_findings_notice,
+    read_report,
+    recorded_screen,
+    refusal_folder,
+)
+from ecthr_npd.facts_screen import MARKER, screen_text, screen_texts
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 from ecthr_npd.synthetic_facts import LABEL, P95_WORDS, length_words, synthetic_facts
@@ -32,7 +42,6 @@ PLANTED = [
     "Dismisses the remainder of the applicant's claim for just satisfaction.",
     "Under Article 41 of the Convention the applicant sought 7 500 for distress.",
     "As to just satisfaction, the Government considered 3.000 excessive.",
-    "The domestic court awarded him compensation of USD 900 for the damage.",
     "Under the former Article 50 the Court granted 20,000 to the applicant.",
 ]
 
@@ -69,6 +78,12 @@ def test_a_valid_file_is_read_with_lines_and_status_counts(tmp_path):
 @pytest.mark.parametrize(("record", "field", "expectation"), [
     (_record("001-2", text=""), "facts_text", "a non-empty string"),
     (_record("001-2", text="   "), "facts_text", "a non-empty string"),
+    (_record("001-2", text="\u200b\u00a0\u202f\ufeff\u2060"), "facts_text", "visible text"),
+    (_record("001-2", text="Facts\x00 text"), "facts_text", "no NUL character"),
+    (json.dumps(_record("001-2")).replace('"facts_text": "', '"facts_text": "\\ud800'),
+     "facts_text", "a lone surrogate U+D800"),
+    (_record("001-2", text="x" * 2_000_001), "facts_text", "at most 2,000,000 characters"),
+    (_record("001-2", source_anchor="\u3000"), "source_anchor", "visible text"),
     (_record("001-2", text=None), "facts_text", "a non-empty string"),
     (_record("001-2", review_status="draft"), "review_status", repr(ACCEPTED)),
     (_record("001-2", source_document_sha256="abc"), "source_document_sha256", "64 lower-case"),
@@ -111,36 +126,38 @@ def test_empty_and_non_utf8_files_are_refused(tmp_path):
         read_facts(bad, COHORT)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(" \t\n\u00a0\u202f\u2009\u3000\u200b\u200c"
+                                             "\u200d\u2060\ufeff\u180e")), min_size=1,
+               max_size=20))
+def test_a_text_of_spaces_and_invisible_characters_only_is_refused(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("blank") / "f.jsonl"
+    _write(path, [_record("001-1"), _record("001-2", text=text), _record("001-3")])
+    with pytest.raises(SourceError, match="line 2, field 'facts_text'"):
+        read_facts(path, COHORT)
+
+
 def test_ordinary_facts_pass_the_screen():
-    assert list(screen_text(ORDINARY, 5000.0)) == []
-    assert list(screen_text(ORDINARY, 1961.0)) == []  # a year is not the award
-    assert list(screen_text("The proceedings lasted 2,100 days.", 3000.0)) == []
+    assert screen_text(ORDINARY, 5000.0) == []
+    assert screen_text(ORDINARY, 1961.0) == []  # a year is not the award
+    assert screen_text("The proceedings lasted 2,100 days.", 3000.0) == []
 
 
 @pytest.mark.parametrize("sentence", PLANTED)
 def test_planted_award_sentences_are_caught(sentence):
     text = f"{ORDINARY}\n\n{sentence}\n\n{ORDINARY}"
-    assert list(screen_text(text, None)), sentence
+    assert screen_text(text, None), sentence
 
 
 @pytest.mark.parametrize(("written", "amount"), [
     ("5000 EUR", 5000.0), ("5,000", 5000.0), ("5 000", 5000.0), ("EUR 5,000", 5000.0),
     ("5,000 euros", 5000.0), ("€5000", 5000.0), ("5.000", 5000.0), ("12,500.00", 12500.0),
-    ("750 euros", 750.0), ("1,250.50", 1250.5),
+    ("750 euros", 750.0), ("1,250.50", 1250.5), ("five thousand euros", 5000.0),
+    ("16k EUR", 16000.0), ("5\u202f000\u00a0€", 5000.0), ("EUR 2'500", 2500.0),
 ])
 def test_the_cases_own_award_is_caught_in_common_written_forms(written, amount):
     text = f"{ORDINARY} The sum of {written} was mentioned."
-    kinds = {kind for kind, _, _ in screen_text(text, amount)}
-    assert "own_amount" in kinds
-
-
-def test_findings_carry_case_line_and_a_passage_of_at_most_200_characters():
-    text = "x " * 500 + PLANTED[0] + " y" * 500
-    findings, count = screen_texts([("001-7", 4, text, 5000.0), ("001-8", 5, ORDINARY, 1.0)])
-    assert count == 2 and findings
-    assert {f.case_id for f in findings} == {"001-7"} and findings[0].line == 4
-    assert all(len(f.passage) <= 200 for f in findings)
-    assert any("non-pecuniary" in f.passage for f in findings)
+    assert [hit.kind for hit in screen_text(text, amount)] == ["own_award"]
 
 
 @pytest.fixture(scope="module")
@@ -184,28 +201,137 @@ def test_build_with_facts_round_trips_through_load_dataset_and_verifies(tmp_path
     assert f"`{ACCEPTED}` 240" in card
 
 
-def test_the_screen_refuses_by_default_and_writes_nothing(tmp_path, small_source):
+def test_the_screen_refuses_by_default_writes_nothing_and_reports_beside(tmp_path,
+                                                                         small_source):
     source, ids = small_source
     path = _facts_file(tmp_path / "f.jsonl", ids, {ids[5]: PLANTED[0]})
     out = tmp_path / "built"
     with pytest.raises(FactsLeakageError) as caught:
         build_folder(out, source, facts_path=path, id_size=20, recompute=True)
-    assert ids[5] in str(caught.value) and "line 6" in str(caught.value)
-    assert "--facts-screen warn" in str(caught.value)
+    message = str(caught.value)
+    assert ids[5] in message and "line 6" in message and "\n" not in message
+    assert "--facts-screen mask" in message and "warn" in message
     assert not out.exists()
+    report = refusal_folder(out) / REPORT_FILE
+    assert str(report) in message
+    records = read_report(refusal_folder(out))
+    assert [(r["case_id"], r["line"]) for r in records] == [(ids[5], 6)]
+    assert records[0]["kind"] in ("own_award", "award_amount")
+    text = f"{ORDINARY} {PLANTED[0]}"
+    assert text[records[0]["start"]:records[0]["end"]] == records[0]["passage"] == PLANTED[0]
 
 
-def test_warn_writes_and_the_card_reports_the_count(tmp_path, small_source):
+def test_a_refusal_never_replaces_a_folder_it_did_not_write(tmp_path, small_source):
+    source, ids = small_source
+    path = _facts_file(tmp_path / "f.jsonl", ids, {ids[5]: PLANTED[0]})
+    out = tmp_path / "built"
+    foreign = refusal_folder(out)
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(FactsLeakageError, match="could not be written"):
+        build_folder(out, source, facts_path=path, id_size=20, recompute=True)
+    assert (foreign / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+PLANTED_CASES = {5: PLANTED[0], 9: PLANTED[2], 17: PLANTED[3]}
+
+
+@pytest.fixture(scope="module")
+def screened_builds(tmp_path_factory, small_source):
+    """A warn build and a mask build of the same reviewed facts with three award passages."""
+    source, ids = small_source
+    folder = tmp_path_factory.mktemp("screened")
+    path = _facts_file(folder / "f.jsonl", ids, {ids[i]: t for i, t in PLANTED_CASES.items()})
+    builds = {}
+    for mode in ("warn", "mask"):
+        builds[mode] = folder / mode
+        build_folder(builds[mode], source, facts_path=path, id_size=20, recompute=True,
+                     facts_screen=mode)
+    return builds, ids
+
+
+def _facts_texts(folder: Path) -> dict[str, str]:
+    import pyarrow.parquet as pq
+
+    texts = {}
+    for split in ("train", "validation", "test"):
+        table = pq.read_table(folder / "data" / "facts" / f"{split}.parquet")
+        texts.update(zip(table.column("case_id").to_pylist(),
+                         table.column("facts_text").to_pylist(), strict=True))
+    return texts
+
+
+def test_warn_keeps_the_text_lists_each_finding_and_the_card_counts_kinds(screened_builds):
     from courtbench.hub import verify_folder
     from ecthr_npd.audit import audit_folder
 
-    source, ids = small_source
-    path = _facts_file(tmp_path / "f.jsonl", ids, {ids[5]: PLANTED[0], ids[9]: PLANTED[2]})
-    out = tmp_path / "built"
-    build_folder(out, source, facts_path=path, id_size=20, recompute=True, facts_screen="warn")
+    builds, ids = screened_builds
+    out = builds["warn"]
+    records = read_report(out)
+    assert sorted(r["case_id"] for r in records) == sorted(ids[i] for i in PLANTED_CASES)
+    texts = _facts_texts(out)
+    for record in records:
+        assert texts[record["case_id"]][record["start"]:record["end"]] == record["passage"]
     card = (out / "README.md").read_text(encoding="utf-8")
-    assert "mode `warn`): 240 texts screened" in card and "in\n  2 case(s)" in card
-    verify_folder(out, audit=audit_folder)  # the recorded count covers what it finds
+    assert "mode `warn`): 240 texts screened, 3 finding(s) in\n  3 case(s)" in card
+    assert "award passage 2" in card and "still in the text" in card and REPORT_FILE in card
+    screen = recorded_screen(out)
+    assert screen["screen_findings"] == 3 and screen["screen_masked"] == 0
+    assert sum(screen["screen_findings_by_kind"].values()) == 3
+    verify_folder(out, audit=audit_folder)  # the report lists everything the screen finds
+    notice = facts_findings_notice(out)
+    assert notice and "--facts-screen warn" in notice and "3 passage(s)" in notice
+
+
+def test_mask_replaces_each_passage_records_it_and_verifies(screened_builds):
+    from courtbench.hub import verify_folder
+    from ecthr_npd.audit import audit_folder
+
+    builds, ids = screened_builds
+    out = builds["mask"]
+    texts = _facts_texts(out)
+    records = read_report(out)
+    assert len(records) == 3
+    for record in records:
+        masked = texts[record["case_id"]]
+        assert masked.startswith(MARKER, record["masked_at"])
+        assert record["passage"] not in masked
+    assert texts[ids[0]] == ORDINARY  # untouched cases stay as they were
+    card = (out / "README.md").read_text(encoding="utf-8")
+    assert "3 passage(s) replaced by `[masked]`" in card
+    assert recorded_screen(out)["screen_masked"] == 3
+    assert facts_findings_notice(out) is None  # nothing left in the text
+    verify_folder(out, audit=audit_folder)
+
+
+def _rewrite_text(folder: Path, case_id: str, change) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for path in sorted((folder / "data" / "facts").glob("*.parquet")):
+        table = pq.read_table(path)
+        ids = table.column("case_id").to_pylist()
+        if case_id in ids:
+            texts = table.column("facts_text").to_pylist()
+            texts[ids.index(case_id)] = change(texts[ids.index(case_id)])
+            pq.write_table(table.set_column(1, "facts_text", pa.array(texts)), path)
+
+
+def test_verify_catches_an_unlisted_passage_and_a_lost_marker(tmp_path, screened_builds):
+    import shutil
+
+    from ecthr_npd.audit import audit_folder
+
+    builds, ids = screened_builds
+    warn, mask = tmp_path / "warn", tmp_path / "mask"
+    shutil.copytree(builds["warn"], warn)
+    shutil.copytree(builds["mask"], mask)
+    _rewrite_text(warn, ids[0], lambda t: t + " " + PLANTED[4])
+    assert any(f"{REPORT_FILE} does not list" in p for p in audit_folder(warn))
+    _rewrite_text(mask, ids[5], lambda t: t.replace(MARKER, "[gone]"))
+    assert any(f"no {MARKER} at masked_at" in p for p in audit_folder(mask))
+    (mask / REPORT_FILE).unlink()
+    assert any("no findings report" in p for p in audit_folder(mask))
 
 
 def test_verify_catches_a_tampered_facts_config(tmp_path, small_source):
@@ -218,13 +344,16 @@ def test_verify_catches_a_tampered_facts_config(tmp_path, small_source):
     out = tmp_path / "built"
     build_folder(out, source, facts_path=_facts_file(tmp_path / "f.jsonl", ids), id_size=20,
                  recompute=True)
+    assert read_report(out) == [] and facts_findings_notice(out) is None
     path = out / "data" / "facts" / "test.parquet"
     table = pq.read_table(path)
     texts = table.column("facts_text").to_pylist()
     texts[0] = PLANTED[0]
+    texts[1] = "\u200b\u00a0"
     pq.write_table(table.set_column(1, "facts_text", pa.array(texts)), path)
     problems = audit_folder(out)
     assert any("leakage screen finds" in p for p in problems)
+    assert any("row 2" in p and "visible text" in p for p in problems)
 
 
 def test_cli_refuses_a_bad_facts_file_in_one_line(tmp_path, small_source, repo_root):

@@ -124,6 +124,7 @@ def write_hub_folder(
     card_context: Mapping[str, Any],
     card_metadata: Mapping[str, Any],
     figures: Mapping[str, Callable[[Path], None]] | None = None,
+    extra_files: Mapping[str, bytes] | None = None,
 ) -> HubFolderReport:
     """Write a complete Hub dataset folder at ``out_dir`` (replacing it), all or nothing.
 
@@ -138,6 +139,7 @@ def write_hub_folder(
             ``courtbench_dataset`` (the plugin name, used by ``verify`` and ``publish``).
         figures: file name → function writing that PNG; a function raising ImportError
             (plotting extra not installed) is skipped and listed in the report.
+        extra_files: top-level file name → its bytes (a report that goes with the data).
 
     Returns:
         A :class:`HubFolderReport` of the folder as it now is.
@@ -158,6 +160,8 @@ def write_hub_folder(
                 for split, dataset in config.splits.items()
             }
         written, skipped = draw_figures(figures or {}, tmp_dir)
+        for name, content in (extra_files or {}).items():
+            (tmp_dir / name).write_bytes(content)
         context = {**card_context, "figures_written": written,
                    "configs": [{"name": c, "splits": sizes} for c, sizes in split_sizes.items()]}
         card = render_card(card_template, context, card_yaml(configs, split_bytes, card_metadata))

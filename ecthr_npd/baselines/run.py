@@ -40,6 +40,7 @@ from ecthr_npd.baselines.text_systems import (
     make_text_system,
 )
 from ecthr_npd.data import SPLITS, BenchmarkData, inputs_only, load_benchmark
+from ecthr_npd.facts_report import facts_findings_notice
 from ecthr_npd.versions import package_versions
 
 # How the systems without --selection choose their settings (constants and knn choose none;
@@ -284,13 +285,17 @@ def run_baselines_on(data: BenchmarkData, out_dir: Path, *, systems: list[str],
                      options: Options | None = None, progress: bool = True) -> dict[str, Any]:
     """Fit, predict and write; returns the settings document written to settings.json."""
     options = options or Options()
+    notice = facts_findings_notice(data.source) if data.facts is not None else None
+    if notice:
+        print(f"warning: {notice}", file=sys.stderr)
     predictions, per_system = fit_and_predict(data, systems, options=options, progress=progress)
     document = {"systems": per_system, "seed": options.seeds[0], "seeds": list(options.seeds),
                 "threads": options.threads, "k": options.k, "feature_set": options.feature_set,
                 "objective": options.objective, "selection": options.selection,
                 "refit": options.refit, "versions": package_versions(),
                 "data": {"source": data.source, "fingerprint": data.fingerprint,
-                         "rows": {s: data.splits[s].num_rows for s in SPLITS}}}
+                         "rows": {s: data.splits[s].num_rows for s in SPLITS},
+                         "facts_screen_notice": notice}}
     write_predictions(out_dir, data.all_ids(), predictions, document)
     return document
 

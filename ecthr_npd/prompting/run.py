@@ -69,6 +69,7 @@ from courtbench.llm.core import ResponseCache
 from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
 from ecthr_npd.data import BenchmarkData, load_benchmark
 from ecthr_npd.facts import word_count
+from ecthr_npd.facts_report import facts_findings_notice
 from ecthr_npd.prompting.facts_input import INPUT_KINDS, FactsCut, TokenBudget, facts_block
 from ecthr_npd.prompting.few_shot_retrieval import ReferenceIndex
 from ecthr_npd.prompting.outputs import (
@@ -460,6 +461,9 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     _check_cache(config, args)
     budget = token_budget(args) if input_kind == "facts" else None
     data = load_benchmark(args.data, facts=input_kind == "facts")
+    notice = facts_findings_notice(args.data) if input_kind == "facts" else None
+    if notice:
+        print(f"warning: {notice}", file=sys.stderr)
     params = generation_params(args)
     requests, cases = build_requests(data, splits, args.prompt, k=args.k, params=params,
                                      input_kind=input_kind, max_input_words=max_words,
@@ -482,6 +486,7 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     manifest = _manifest(args, data, splits, config, params, summary, counts, failures,
                          fallback_value, input_info)
     manifest["parameters_dropped"] = decoding_from_args(args, {})[1]
+    manifest["facts_screen_notice"] = notice
     write_outputs(paths, predictions=predictions_csv(rows), responses=jsonl(records),
                   manifest=manifest)
     return _report_run(args, splits, paths, manifest, summary, counts, failures, len(cases),
