@@ -47,7 +47,7 @@ $(VENV)/.installed-demo: pyproject.toml $(VENV)/.venv-created
 # pin is repeated so that no extra replaces the CPU build.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
 	$(PIP) install --quiet --no-compile $(if $(TORCH_INDEX),--extra-index-url '$(TORCH_INDEX)') '$(TORCH_PIN)'
-	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train]' '$(TORCH_PIN)'
+	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train,inspect]' '$(TORCH_PIN)'
 	$(COMPILE_VENV)
 	touch $@
 

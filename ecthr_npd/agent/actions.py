@@ -12,11 +12,11 @@ Values of cases are shown as the prompted runner writes them
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from courtbench.boundary import BoundaryError, check_amount
 from ecthr_npd import schema
 from ecthr_npd.agent.knowledge import FAMILIES, MAX_MODULE_CHARS, KnowledgeBase
 from ecthr_npd.agent.leakage import LeakageScanner
@@ -79,7 +79,10 @@ class CaseContext:
     ``record``: the target's permitted inputs (and ``case_id``); ``day``: its judgment date
     in days since 1970-01-01; ``messages``: the conversation so far (for ``leakage_check``);
     ``retrieved``: case id → pool row of the references retrieved so far; ``priors_used`` and
-    ``modules_loaded``: what the trace records.
+    ``modules_loaded``: what the trace records; ``observed``: ``(action, redacted payload)``
+    of every observation sent so far (what the leakage gate scans); ``scanner`` /
+    ``lenient_scanner``: the gate's scanners (every positive award / training awards exempt,
+    :mod:`ecthr_npd.agent.gate`); ``target_features``: the target's permitted inputs as text.
     """
 
     case_id: str
@@ -92,6 +95,9 @@ class CaseContext:
     retrieved: dict[str, int] = field(default_factory=dict)
     priors_used: list = field(default_factory=list)
     modules_loaded: list = field(default_factory=list)
+    observed: list = field(default_factory=list)
+    lenient_scanner: LeakageScanner | None = None
+    target_features: dict = field(default_factory=dict)
 
     @property
     def articles(self) -> list[str]:
@@ -200,17 +206,25 @@ def assess_aggregation_pattern(context: CaseContext, args: dict) -> dict:
 
 
 def leakage_check(context: CaseContext, args: dict) -> dict:
-    hits = context.scanner.scan_messages(context.messages)
-    return {"passed": not hits, "hits": [{"message": h["message"], "kind": h["kind"]}
-                                         for h in hits],
-            "scanned": context.scanner.scanned}
+    from ecthr_npd.agent.gate import scan_texts
+
+    hits = []
+    for index, (action, payload) in enumerate(context.observed):
+        strict, lenient = scan_texts(action, payload, context)
+        found = context.scanner.scan_text(strict)
+        if context.lenient_scanner is not None:
+            found += context.lenient_scanner.scan_text(lenient)
+        hits += [{"observation": index + 1, "kind": h["kind"]} for h in found]
+    return {"passed": not hits, "hits": hits, "scanned": context.scanner.scanned}
 
 
 def check_final(args: dict) -> dict:
-    """The validated ``final_predict`` arguments (``award_eur`` as float)."""
-    award = args["award_eur"]
-    if not math.isfinite(award) or award < 0:
-        raise ActionError("award_eur must be a finite number >= 0")
+    """The validated ``final_predict`` arguments (``award_eur`` as float, an amount by the
+    boundary validator: finite, >= 0, at most its ceiling)."""
+    try:
+        award = check_amount(args["award_eur"], "final_predict award_eur")
+    except BoundaryError as error:
+        raise ActionError(str(error)) from None
     decision = args.get("zero_decision")
     if decision is not None and (decision == "zero") != (award == 0):
         raise ActionError("zero_decision contradicts award_eur (zero exactly when award_eur "
