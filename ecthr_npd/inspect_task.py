@@ -109,7 +109,8 @@ def build_task(benchmark, splits: tuple[str, ...], *, prompt: str, input_kind: s
         cases = prompted_cases(benchmark, splits, prompt, k=k, input_kind=input_kind,
                                max_input_words=max_input_words, budget=budget, limit=limit)
         solver = generate()
-    return Task(dataset=MemoryDataset(to_samples(cases), name="ecthr_npd"), solver=solver,
+    return Task(name="ecthr_npd", dataset=MemoryDataset(to_samples(cases), name="ecthr_npd"),
+                solver=solver,
                 scorer=award_scorer(median if fallback == "train_median" else None),
                 config=GenerateConfig(**SETTINGS),
                 metadata={"data_fingerprint": benchmark.fingerprint, "splits": list(splits),

@@ -54,6 +54,34 @@ def refused_parameters(model: str) -> tuple[str, ...]:
     return ()
 
 
+def finite_float(text: str) -> float:
+    """argparse type: a finite number (``nan`` / ``inf`` refused in one line)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _share(text: str) -> float:
+    value = finite_float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def _header(text: str) -> tuple[str, str]:
     name, sep, value = text.partition(":")
     name, value = name.strip(), value.strip()
@@ -86,7 +114,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8
                             f"{DEFAULT_API_KEY_ENV} if set, else none); never written anywhere")
     group.add_argument("--concurrency", type=int, default=concurrency, metavar="N",
                        help=f"requests in flight at once (default {concurrency})")
-    group.add_argument("--timeout", type=float, default=timeout, metavar="SECONDS",
+    group.add_argument("--timeout", type=finite_float, default=timeout, metavar="SECONDS",
                        help=f"seconds per request (default {timeout:g})")
     group.add_argument("--max-retries", type=int, default=max_retries, metavar="N",
                        help=f"retries of a failed request (Inspect's backoff; default {max_retries})")
@@ -98,15 +126,15 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8
                             "`inspect view`")
     group.add_argument("--dry-run", action="store_true",
                        help="print the first sample's messages and the count; send nothing")
-    group.add_argument("--limit", type=int, metavar="N",
+    group.add_argument("--limit", type=_positive_int, metavar="N",
                        help="only the first N samples (recorded in the manifest)")
     group.add_argument("--header", type=_header, action="append", default=[],
                        metavar="'NAME: VALUE'",
                        help="extra HTTP header (repeatable; values never written, names recorded)")
-    group.add_argument("--max-failure-share", type=float, default=0.0, metavar="SHARE",
+    group.add_argument("--max-failure-share", type=_share, default=0.0, metavar="SHARE",
                        help="largest share of failed samples for a complete run with exit "
                             "status 0 (default 0)")
-    group.add_argument("--max-answer-chars", type=int, default=DEFAULT_MAX_ANSWER_CHARS,
+    group.add_argument("--max-answer-chars", type=_positive_int, default=DEFAULT_MAX_ANSWER_CHARS,
                        metavar="N", help="longer answers are failed samples (default "
                                          f"{DEFAULT_MAX_ANSWER_CHARS:,})")
     decoding = parser.add_argument_group("decoding (sent with every request)")
@@ -114,7 +142,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8
     decoding.add_argument(top_k_option, type=int, metavar="K", dest="sampling_top_k",
                           help="top-k sampling, in the request body (dropped for model "
                                "families whose APIs refuse it)")
-    decoding.add_argument("--repetition-penalty", type=float, metavar="X",
+    decoding.add_argument("--repetition-penalty", type=finite_float, metavar="X",
                           help="repetition penalty, in the request body (dropped likewise)")
     decoding.add_argument("--extra-body", metavar="JSON",
                           help="a JSON object of server-specific request fields, e.g. "

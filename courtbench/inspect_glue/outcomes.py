@@ -9,6 +9,7 @@ and those answered from the cache, and the sample's store (where an agent keeps 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +77,19 @@ def _calls(sample) -> tuple[int, int]:
     return sent, cached
 
 
+_RETRY = re.compile(r"^RetryError\(<Future at \S+ state=finished raised (\w+)>\)$")
+
+
+def readable_error(message: str) -> str:
+    """An Inspect sample error as one readable line (a tenacity RetryError names the
+    exception retried)."""
+    text = " ".join(str(message).split())
+    match = _RETRY.match(text)
+    if match:
+        return f"{match.group(1)} (gave up after the retries)"
+    return text[:2000]
+
+
 def _score(sample) -> dict[str, Any] | None:
     if not sample.scores:
         return None
@@ -89,7 +103,7 @@ def sample_outcome(sample) -> SampleOutcome:
     output = sample.output
     message = output.choices[0].message if output and output.choices else None
     stop = output.choices[0].stop_reason if output and output.choices else None
-    error = " ".join(sample.error.message.split())[:2000] if sample.error else None
+    error = readable_error(sample.error.message) if sample.error else None
     sent, cached = _calls(sample)
     return SampleOutcome(
         id=str(sample.id), metadata=dict(sample.metadata or {}),

@@ -1,41 +1,34 @@
 """A tqdm bar over the samples of an Inspect run (courtbench runs Inspect with its own display
-off): an Inspect hook counts finished samples into the bar that :func:`progress` opens."""
+off): :func:`with_progress` adds a last solver step that counts each finished sample."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
 
-from inspect_ai.hooks import Hooks, SampleEnd, TaskStart, hooks
-
-_bar = None
+from inspect_ai.solver import Generate, TaskState, chain, solver
 
 
-@hooks(name="courtbench_progress", description="courtbench's progress bar over samples")
-class _Progress(Hooks):
-    def enabled(self) -> bool:
-        return _bar is not None
+@solver
+def _tick(bar):
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        bar.update(1)
+        return state
 
-    async def on_task_start(self, data: TaskStart) -> None:
-        if _bar is not None:
-            dataset = data.spec.dataset
-            _bar.reset(total=len(dataset.sample_ids or ()) or dataset.samples or None)
-
-    async def on_sample_end(self, data: SampleEnd) -> None:
-        if _bar is not None:
-            _bar.update(1)
+    return solve
 
 
 @contextlib.contextmanager
-def progress(desc: str, *, disable: bool = False) -> Iterator[None]:
-    """A tqdm bar (stderr) counting the samples of the Inspect runs inside the block."""
-    global _bar
+def with_progress(task, total: int, desc: str, *, disable: bool = False) -> Iterator[None]:
+    """Within the block, ``task``'s solver ends with a step counting finished samples into a
+    tqdm bar (stderr) of ``total`` samples; the solver is restored afterwards."""
     from tqdm import tqdm
 
-    bar = tqdm(desc=desc, unit="sample", disable=disable, dynamic_ncols=True)
-    _bar = None if disable else bar
+    bar = tqdm(total=total, desc=desc, unit="sample", disable=disable, dynamic_ncols=True)
+    original = task.solver
+    task.solver = chain(original, _tick(bar))
     try:
         yield
     finally:
-        _bar = None
+        task.solver = original
         bar.close()

@@ -112,8 +112,9 @@ def build_model(options: ModelOptions):
 
     if not options.base_url:
         return get_model(options.inspect_model)
+    # the client's own retries off: Inspect's (--max-retries, with backoff) are the only ones
     model = get_model(options.inspect_model, base_url=options.base_url,
-                      api_key=options.api_key() or "no-key", memoize=False)
+                      api_key=options.api_key() or "no-key", memoize=False, max_retries=0)
     if options.headers:
         set_client_headers(model, dict(options.headers))
     return model
@@ -177,8 +178,9 @@ def run_task(task, options: ModelOptions, config: dict[str, Any], *, desc: str,
     log_dir = own_folder(options.log_dir, "--log-dir")
     started = time.time()
     model = build_model(options)
+    total = len(task.dataset) if options.limit is None else min(options.limit, len(task.dataset))
     with _environment("INSPECT_CACHE_DIR", str(cache_dir.resolve())), _signals_interrupt(), \
-            bars.progress(desc, disable=not progress):
+            bars.with_progress(task, total, desc, disable=not progress):
         try:
             logs = inspect_ai.eval(task, model=model, log_dir=str(log_dir), display="none",
                                    limit=options.limit, fail_on_error=False,

@@ -58,6 +58,7 @@ import numpy as np
 
 from courtbench import __version__
 from courtbench.errors import CourtbenchError
+from courtbench.inspect_glue.options import finite_float
 from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
 from ecthr_npd.prompting.facts_input import INPUT_KINDS, TokenBudget
 from ecthr_npd.prompting.outputs import (
@@ -123,7 +124,7 @@ def add_predict_arguments(parser: argparse.ArgumentParser) -> None:
                              "`courtbench evaluate ecthr_npd` scores whichever the file covers")
     parser.add_argument("--k", type=int, default=DEFAULT_K,
                         help=f"few_shot: at most this many references (default {DEFAULT_K})")
-    parser.add_argument("--temperature", type=float, default=DEFAULT_TEMPERATURE,
+    parser.add_argument("--temperature", type=finite_float, default=DEFAULT_TEMPERATURE,
                         help=f"sampling temperature (default {DEFAULT_TEMPERATURE:g})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                         help=f"sampling seed sent with every request (default {DEFAULT_SEED})")
@@ -193,27 +194,34 @@ def generation_settings(args: argparse.Namespace) -> dict[str, Any]:
             "max_tokens": int(args.max_tokens)}
 
 
-def _prediction(outcome, fallback: str, fallback_value: float) -> dict[str, Any]:
+def _prediction(outcome, fallback: str, fallback_value: float,
+                max_answer_chars: int | None = None) -> dict[str, Any]:
     """Status, prediction, source, reason and parse method of one sample."""
-    if outcome.error is not None or outcome.score is None:
+    size = len(outcome.answer or "") + len(outcome.reasoning or "")
+    if max_answer_chars is not None and size > max_answer_chars:
+        status = "too_large"
+        reason = f"answer of {size:,} characters over --max-answer-chars {max_answer_chars:,}"
+    elif outcome.error is not None or outcome.score is None:
         status, reason = REQUEST_FAILED, outcome.error or "the sample was not scored"
-        if fallback == "train_median":
-            return {"status": status, "reason": reason, "prediction": fallback_value,
-                    "source": "fallback_train_median", "method": None}
-        return {"status": status, "reason": reason, "prediction": None, "source": None,
-                "method": None}
-    data = outcome.score["metadata"]
-    return {"status": data["status"], "reason": data["reason"], "prediction": data["prediction"],
-            "source": data["source"], "method": data["parse_method"]}
+    else:
+        data = outcome.score["metadata"]
+        return {"status": data["status"], "reason": data["reason"],
+                "prediction": data["prediction"], "source": data["source"],
+                "method": data["parse_method"]}
+    filled = fallback == "train_median"
+    return {"status": status, "reason": reason, "prediction": fallback_value if filled else None,
+            "source": "fallback_train_median" if filled else None, "method": None}
 
 
-def collect(outcomes: list, *, fallback: str, fallback_value: float
+def collect(outcomes: list, *, fallback: str, fallback_value: float,
+            max_answer_chars: int | None = None
             ) -> tuple[list[tuple[str, float]], list[dict], list[dict], Counter]:
-    """CSV rows, one responses record per case, the failures and the counts of a run."""
+    """CSV rows, one responses record per case, the failures and the counts of a run (an
+    answer longer than ``max_answer_chars`` is a failed case, ``too_large``)."""
     rows, records, failures = [], [], []
     counts: Counter = Counter()
     for outcome in outcomes:
-        found = _prediction(outcome, fallback, fallback_value)
+        found = _prediction(outcome, fallback, fallback_value, max_answer_chars)
         split = outcome.metadata.get("split")
         counts[found["status"]] += 1
         if found["status"] == "ok":
@@ -294,7 +302,7 @@ def _manifest(args, data, splits, options, settings, result, counts: Counter,
         "fallback": {"policy": args.fallback, "train_median_eur": fallback_value},
         "counts": {"cases": n_cases, "sent": result.counts.sent, "cached": result.counts.cached,
                    "failed": failed, "request_failed": counts[REQUEST_FAILED],
-                   "answer_failed": counts["answer_failed"], "parsed": counts["ok"],
+                   "answer_failed": failed - counts[REQUEST_FAILED], "parsed": counts["ok"],
                    "parsed_by_method": {m.removeprefix("parsed_"): n
                                         for m, n in sorted(counts.items())
                                         if m.startswith("parsed_")},
@@ -451,7 +459,8 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     result = run_task(task, options, options.generate_config(settings),
                       desc=f"ecthr_npd {args.prompt}")
     rows, records, failures, counts = collect(result.outcomes, fallback=args.fallback,
-                                              fallback_value=fallback_value)
+                                              fallback_value=fallback_value,
+                                              max_answer_chars=options.max_answer_chars)
     manifest = _manifest(args, data, splits, options, settings, result, counts, failures,
                          fallback_value, input_info)
     extra = ""

@@ -37,15 +37,19 @@ def _module(name: str):
     return getattr(load_metric_module(name), name)
 
 
+def _module_file(name: str):
+    from courtbench.metric_modules import load_metric_module
+
+    return load_metric_module(name)
+
+
 def figures(predictions: list[float], references: list[float]) -> dict[str, float]:
     """MAE, Zero-F1 and the MAE's bootstrap interval of one group (empty: nothing)."""
     if not predictions:
         return {}
-    from courtbench.metric_modules import load_metric_module
-
     regression = _module("npd_regression")(predictions=predictions, references=references)
     zero = _module("zero_f1")(predictions=predictions, references=references)
-    interval = load_metric_module("bootstrap_mae").bootstrap_mae_single(
+    interval = _module_file("bootstrap_mae").bootstrap_mae_single(
         predictions=predictions, references=references, n_resamples=BOOTSTRAP_RESAMPLES,
         seed=BOOTSTRAP_SEED)
     return {"mae": regression["mae"], "zero_f1": zero["zero_f1"],
@@ -108,7 +112,11 @@ def with_fallback(found: dict[str, Any], fallback: float | None) -> tuple[float 
 @scorer(metrics=[award_metrics()])
 def award_scorer(fallback: float | None = None):
     """Absolute error (EUR) of each sample's prediction; ``fallback`` (EUR) fills a failed
-    answer (None: the sample has no prediction and no score value)."""
+    answer (None: the sample has no prediction and no score value). The metric modules are
+    imported here, before the run (importing ``evaluate`` takes seconds: inside the run it
+    would hold every request in flight)."""
+    for name in ("npd_regression", "zero_f1", "bootstrap_mae"):
+        _module_file(name)
 
     async def score(state: TaskState, target: Target) -> Score:
         reference = float(target.text)
