@@ -150,7 +150,7 @@ def _check_arguments(args: argparse.Namespace) -> tuple[str, ...]:
         raise CourtbenchError(f"--max-tokens {args.max_tokens}: expected an integer >= 1")
     try:
         check_number(args.temperature, "--temperature", low=0, high=100, what="a temperature")
-        check_seed(args.seed, "--seed")
+        check_seed(getattr(args, "seed", DEFAULT_SEED), "--seed")
     except BoundaryError as error:
         raise CourtbenchError(str(error)) from None
     _check_token_options(args)
@@ -205,9 +205,10 @@ def _prediction(outcome, fallback: str, fallback_value: float,
         status, reason = REQUEST_FAILED, outcome.error or "the sample was not scored"
     else:
         data = outcome.score["metadata"]
-        return {"status": data["status"], "reason": data["reason"],
-                "prediction": data["prediction"], "source": data["source"],
-                "method": data["parse_method"]}
+        status, reason = data["status"], data["reason"]
+        if status == "ok":
+            return {"status": status, "reason": None, "prediction": data["prediction"],
+                    "source": "model", "method": data["parse_method"]}
     filled = fallback == "train_median"
     return {"status": status, "reason": reason, "prediction": fallback_value if filled else None,
             "source": "fallback_train_median" if filled else None, "method": None}
