@@ -101,11 +101,12 @@ def build_task(benchmark, splits: tuple[str, ...], *, prompt: str, input_kind: s
     if prompt == "react":
         from ecthr_npd.agent.solver import agent_task_parts
 
-        cases, solver = agent_task_parts(benchmark, splits, folder, actions=actions,
+        cases, solver, info = agent_task_parts(benchmark, splits, folder, actions=actions,
                                          max_steps=max_steps, top_k=top_k,
                                          knowledge_base=knowledge_base,
-                                         min_prior_count=min_prior_count, limit=limit)
+                                               min_prior_count=min_prior_count, limit=limit)
     else:
+        info = {}
         cases = prompted_cases(benchmark, splits, prompt, k=k, input_kind=input_kind,
                                max_input_words=max_input_words, budget=budget, limit=limit)
         solver = generate()
@@ -114,4 +115,5 @@ def build_task(benchmark, splits: tuple[str, ...], *, prompt: str, input_kind: s
                 scorer=award_scorer(median if fallback == "train_median" else None),
                 config=GenerateConfig(**SETTINGS),
                 metadata={"data_fingerprint": benchmark.fingerprint, "splits": list(splits),
-                          "prompt": prompt, "input": input_kind, "train_median_eur": median})
+                          "prompt": prompt, "input": input_kind, "train_median_eur": median,
+                          **info})

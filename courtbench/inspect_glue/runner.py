@@ -189,7 +189,7 @@ def run_task(task, options: ModelOptions, config: dict[str, Any], *, desc: str,
                                    cache=CachePolicy(expiry=None), **config)
         except KeyboardInterrupt:
             logs = []
-    if not logs:
+    if not logs or logs[0].status == "cancelled":
         raise CourtbenchError("interrupted: the answers received so far are in the cache "
                               f"{cache_dir}; a rerun with the same options sends only the rest")
     log = logs[0]

@@ -15,7 +15,8 @@ What is scanned (:class:`LeakageScanner`):
   words such as ``applicant`` or ``group`` cannot be told apart from ordinary prose and are
   not scanned; booleans and 0/1 values neither (their keys are what redaction removes);
 - ``target_award`` / ``applicant_award``: the target's award and its applicant-level awards,
-  written as ``12345``, ``12,345``, ``12 345``, ``12.345`` (``12345.5``, ``12,345.50`` …), when
+  written as ``12345``, ``12,345``, ``12 345``, ``12.345`` (``12345.5``, ``12,345.50`` …; a
+  whole amount also with zero cents, ``12,345.00``), when
   positive and not among ``benign_numbers`` (the gate's strict scanner has none: every
   positive award is scanned; its lenient scanner, for a user's module text, exempts the
   training awards). A zero award is never scanned for.
@@ -59,7 +60,8 @@ def number_forms(value: float) -> list[str]:
 
 def _pattern(forms: Iterable[str]) -> re.Pattern:
     alternatives = "|".join(re.escape(f) for f in forms)
-    return re.compile(rf"(?<![\d.,])(?:{alternatives})(?![\d]|[.,]\d)")
+    # a whole amount may be written with zero cents ("1,200.00", "1.200,00")
+    return re.compile(rf"(?<![\d.,])(?:{alternatives})(?:[.,]00?)?(?![\d]|[.,]\d)")
 
 
 @dataclass

@@ -27,6 +27,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolInfo, ToolParams
 
+from courtbench.inspect_glue.outcomes import split_reasoning
 from ecthr_npd import schema
 from ecthr_npd.agent.actions import ACTIONS, CaseContext, readable
 from ecthr_npd.agent.controller import RUNNING, Answer, Episode, advance, final_gate
@@ -57,24 +58,31 @@ def _tool_calls(message: ChatMessageAssistant) -> tuple | None:
 
 
 def _answer(output) -> Answer:
+    """One turn: the answer text without ``<think>`` blocks (Inspect parses them out of a
+    plain answer, not out of one with tool calls), the reasoning, calls, stop reason, usage."""
     message = output.message
     reasoning = [c.reasoning for c in message.content if getattr(c, "type", None) == "reasoning"] \
         if isinstance(message.content, list) else []
+    text, think, _ = split_reasoning(output.completion)
+    if think and think not in reasoning:
+        reasoning.append(think)
     usage = output.usage
-    return Answer(text=output.completion, reasoning="\n\n".join(reasoning) or None,
+    return Answer(text=text, reasoning="\n\n".join(reasoning) or None,
                   tool_calls=_tool_calls(message), finish_reason=output.stop_reason,
                   usage={"prompt_tokens": int(usage.input_tokens) if usage else 0,
                          "completion_tokens": int(usage.output_tokens) if usage else 0,
                          "total_tokens": int(usage.total_tokens) if usage else 0})
 
 
-def _inspect_messages(added: list[dict[str, Any]], assistant: ChatMessageAssistant) -> list:
-    """The controller's new messages as Inspect messages (the model's own turn as Inspect
-    received it)."""
+def _inspect_messages(added: list[dict[str, Any]], output, text: str | None) -> list:
+    """The controller's new messages as Inspect messages: the model's own turn without its
+    reasoning (kept in the log and the trace, never sent back), the observations."""
     result = []
     for message in added:
         if message["role"] == "assistant":
-            result.append(assistant)
+            result.append(ChatMessageAssistant(content=text or "",
+                                               tool_calls=output.message.tool_calls,
+                                               model=output.message.model))
         elif message["role"] == "tool":
             result.append(ChatMessageTool(content=message["content"],
                                           tool_call_id=message["tool_call_id"]))
@@ -159,8 +167,9 @@ def react_agent(setup: AgentSetup):
             output = await (model.generate(state.messages, tools=tools, tool_choice="auto")
                             if tools else model.generate(state.messages))
             state.output = output
-            added = advance(episode, _answer(output), step)
-            state.messages.extend(_inspect_messages(added, output.message))
+            answer = _answer(output)
+            added = advance(episode, answer, step)
+            state.messages.extend(_inspect_messages(added, output, answer.text))
             if episode.status != RUNNING:
                 break
         final_gate(episode)
@@ -173,9 +182,11 @@ def react_agent(setup: AgentSetup):
 
 def agent_task_parts(data, splits: tuple[str, ...], folder: Path | None, *, actions: str,
                      max_steps: int, top_k: int, knowledge_base: str | None,
-                     min_prior_count: int, limit: int | None = None) -> tuple[list, Any]:
-    """``(cases, solver)`` of the agent task: one case per test/validation case of ``splits``
-    (its first messages, target, metadata) and the :func:`react_agent` solver."""
+                     min_prior_count: int, limit: int | None = None
+                     ) -> tuple[list, Any, dict[str, Any]]:
+    """``(cases, solver, info)`` of the agent task: one case per test/validation case of
+    ``splits`` (its first messages, target, metadata), the :func:`react_agent` solver and what
+    the manifest records of it (priors binding, knowledge-base modules)."""
     from ecthr_npd.agent.protocol import MODES
     from ecthr_npd.agent.run import build_resources, read_audit_side
     from ecthr_npd.prompting.samples import views_by_case
@@ -198,4 +209,5 @@ def agent_task_parts(data, splits: tuple[str, ...], folder: Path | None, *, acti
             cases.append({"id": case_id, "target": float(award),
                           "messages": setup.first_messages(),
                           "metadata": {"split": split, "views": views.get(case_id, [])}})
-    return cases[:limit] if limit is not None else cases, react_agent(setup)
+    info = {"priors": resources.priors.binding(), "knowledge_base": resources.knowledge.manifest()}
+    return cases[:limit] if limit is not None else cases, react_agent(setup), info

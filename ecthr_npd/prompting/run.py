@@ -265,12 +265,13 @@ def input_record(input_kind: str, max_input_words: int | None, cases: list[dict[
     return record
 
 
-def _prompt_record(args: argparse.Namespace, input_info: dict[str, Any], data) -> dict[str, Any]:
+def _prompt_record(args: argparse.Namespace, input_info: dict[str, Any],
+                   task_info: dict[str, Any]) -> dict[str, Any]:
     if args.prompt == REACT:
         return {"kind": REACT, "actions": args.actions, "max_steps": args.max_steps,
                 "top_k": args.top_k, "reference_pool": "train",
-                "min_prior_count": args.min_prior_count,
-                "knowledge_base": str(args.knowledge_base) if args.knowledge_base else None}
+                "min_prior_count": args.min_prior_count, "priors": task_info.get("priors"),
+                "knowledge_base": task_info.get("knowledge_base")}
     prompt = {"kind": args.prompt, "templates": template_hashes(args.prompt), "input": input_info}
     if args.prompt == "few_shot":
         prompt.update(k=args.k, reference_pool="train",
@@ -279,7 +280,8 @@ def _prompt_record(args: argparse.Namespace, input_info: dict[str, Any], data) -
 
 
 def _manifest(args, data, splits, options, settings, result, counts: Counter,
-              failures: list[dict], fallback_value: float, input_info: dict) -> dict[str, Any]:
+              failures: list[dict], fallback_value: float, input_info: dict,
+              task_info: dict) -> dict[str, Any]:
     """The run's manifest: what was run (data, model, prompt, settings) and what came of it
     (counts, ``llm_run``, failures, usage, versions)."""
     from courtbench.inspect_glue.manifest import run_record
@@ -296,7 +298,7 @@ def _manifest(args, data, splits, options, settings, result, counts: Counter,
         "courtbench_version": __version__, "dataset": "ecthr_npd",
         "data": {"source": data.source, "fingerprint": data.fingerprint},
         "splits": list(splits), **options.record(),
-        "prompt": _prompt_record(args, input_info, data),
+        "prompt": _prompt_record(args, input_info, task_info),
         "parameters": {**settings, **({"stop": list(options.stop)} if options.stop else {}),
                        **({"extra_body": options.extra_body} if options.extra_body else {})},
         "parameters_dropped": options.dropped_parameters(),
@@ -307,7 +309,8 @@ def _manifest(args, data, splits, options, settings, result, counts: Counter,
                    "parsed_by_method": {m.removeprefix("parsed_"): n
                                         for m, n in sorted(counts.items())
                                         if m.startswith("parsed_")},
-                   "filled": counts["filled"], "written": counts["written"]},
+                   "filled": counts["filled"], "written": counts["written"],
+                   **({"final": counts["ok"], **kinds} if args.prompt == REACT else {})},
         "complete": record["complete"], "llm_run": record, "failures": failures,
         "usage": result.counts.usage, "inspect": result.eval_spec,
         "versions": {**package_versions(), "inspect_ai": _inspect_version()},
@@ -349,15 +352,20 @@ def _announce_cuts(cases: list[dict[str, Any]], max_words: int | None,
               f"cut at a token boundary of {budget.tokenizer.path.name}", file=sys.stderr)
 
 
-def _dry_run(task, options) -> int:
+def _dry_run(task, options, tools: list[str] | None = None, steps: int | None = None) -> int:
+    """Print the first sample's messages (and the tools offered) and the count; send nothing."""
     from courtbench.inspect_glue.options import dumps
 
     samples = list(task.dataset)[:options.limit] if options.limit else list(task.dataset)
     if samples:
         first = {"model": options.inspect_model, "id": samples[0].id,
                  "messages": [{"role": m.role, "content": m.text} for m in samples[0].input]}
+        if tools:
+            first["tools"] = tools
         print(dumps(first))
     print(f"dry run: {len(samples):,} sample(s), model {options.inspect_model}; nothing sent")
+    if steps:
+        print(f"dry run: step 1 of up to {steps} per case shown")
     return 0
 
 
@@ -452,7 +460,10 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     input_info = input_record(input_kind, max_words, case_meta, budget)
     _announce_cuts(case_meta, max_words, budget)
     if options.dry_run:
-        return _dry_run(task, options)
+        from ecthr_npd.agent.actions import ACTIONS
+
+        tools = [a.name for a in ACTIONS] if react and args.actions == "tools" else None
+        return _dry_run(task, options, tools, args.max_steps if react else None)
     fallback_value = float(np.median(data.target("train")))
     settings = generation_settings(args)
     print(f"ecthr_npd predict: {len(case_meta):,} cases ({', '.join(splits)}), prompt "
@@ -463,7 +474,7 @@ def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
                                               fallback_value=fallback_value,
                                               max_answer_chars=options.max_answer_chars)
     manifest = _manifest(args, data, splits, options, settings, result, counts, failures,
-                         fallback_value, input_info)
+                         fallback_value, input_info, dict(task.metadata or {}))
     extra = ""
     if react:
         records, lines = _react_files(paths, result, args.fallback, fallback_value, records)
