@@ -65,6 +65,7 @@ def no_token_encodings(monkeypatch):
 
 def test_inspect_eval_finds_the_task_and_scores_with_the_metric_modules(
         folder, tmp_path, monkeypatch, no_token_encodings):
+    """Run from a clone's root too, where the source tree's egg-info hides the install."""
     import inspect_ai
 
     from courtbench.metric_modules import load_metric_module
@@ -107,7 +108,7 @@ def test_refused_connection_is_one_line_within_seconds(folder, tmp_path, capsys)
     assert main(["predict", "ecthr_npd", "--data", str(folder), "--out",
                  str(tmp_path / "x.csv"), "--base-url", f"http://127.0.0.1:{port}/v1",
                  "--model", "m", "--prompt", "zero_shot"]) == 1
-    assert time.monotonic() - started < 60  # the data load dominates; no retries
+    assert time.monotonic() - started < 30  # before the data load; no retries
     error = capsys.readouterr().err.strip().splitlines()
     assert "connection refused" in error[-1] and "nothing was sent" in error[-1]
     assert not (tmp_path / "x.csv").exists()
@@ -144,13 +145,15 @@ def test_a_signal_keeps_what_finished_and_the_rerun_sends_only_the_rest(folder, 
         process = _predict_process(folder, server.url, out)
         deadline = time.monotonic() + 300
         answered = 0
+        cache = out.with_name("run.inspect") / "cache"
         while time.monotonic() < deadline:
             answered = sum(len(r.body["messages"][-1]["content"]) % 2 == 1
                            for r in server.requests)
-            if answered and answered == sum(1 for r in server.requests) - 4:
-                break  # the fast ones are in, 4 slow ones hold the connections
+            stored = sum(p.is_file() for p in (cache / "generate").rglob("*")) \
+                if cache.is_dir() else 0
+            if answered and answered == len(server.requests) - 4 and stored == answered:
+                break  # the fast ones are answered and cached, 4 slow ones hold connections
             time.sleep(0.5)
-        time.sleep(2)  # let the answers reach the cache
         signalled = time.monotonic()
         process.send_signal(signum)
         stdout, stderr = process.communicate(timeout=60)
@@ -158,7 +161,7 @@ def test_a_signal_keeps_what_finished_and_the_rerun_sends_only_the_rest(folder, 
         hang.set()
         assert process.returncode != 0
         if signum == signal.SIGTERM:
-            assert took < 20
+            assert took < 15  # the grace period is 5 s
             assert "interrupted" in stderr.strip().splitlines()[-1]
         assert not out.exists()
         fast["on"] = True

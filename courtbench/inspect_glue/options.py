@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -287,13 +288,28 @@ class ModelOptions:
     def record(self) -> dict[str, Any]:
         """What a manifest records of the endpoint: model, provider, host without
         credentials or path, timeout, retries, concurrency, header names (never values)."""
-        from courtbench.inspect_glue.runner import endpoint_host
-
         return {"model": self.model, "inspect_model": self.inspect_model,
                 "endpoint_host": endpoint_host(self.base_url) if self.base_url else None,
                 "timeout_seconds": self.timeout, "max_retries": self.max_retries,
                 "concurrency": self.concurrency,
                 "header_names": [name for name, _ in self.headers]}
+
+
+def endpoint_host(base_url: str) -> str:
+    """``scheme://host[:port]`` of an http(s) URL: no path, no credentials, no query.
+
+    >>> endpoint_host("https://user:secret@api.example.org:8443/v1?key=x")
+    'https://api.example.org:8443'
+    """
+    parts = urllib.parse.urlsplit(base_url) if isinstance(base_url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"expected an http(s) URL such as http://127.0.0.1:8000/v1, got "
+                         f"{base_url!r}")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("the URL must not carry credentials (user:password@host); put the key "
+                         "in the variable named by --api-key-env")
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
 
 
 def _check_endpoint(base_url: str | None, key_env: str | None) -> None:
@@ -302,8 +318,6 @@ def _check_endpoint(base_url: str | None, key_env: str | None) -> None:
             raise CourtbenchError("--api-key-env: goes with --base-url; an Inspect provider "
                                   "reads its own key variable (e.g. OPENAI_API_KEY)")
         return
-    from courtbench.inspect_glue.runner import endpoint_host
-
     try:
         endpoint_host(base_url)
     except ValueError as error:

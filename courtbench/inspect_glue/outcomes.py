@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # ``<think>`` blocks apart from the answer, in linear time; its one source is still the
-# self-contained client the headnote judge links (it moves here when that client goes).
+# self-contained client a judge metric module links (it moves here when that client goes).
 from courtbench.llm.core import split_reasoning  # noqa: E402,F401 - re-exported
 
 USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")

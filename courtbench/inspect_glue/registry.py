@@ -17,20 +17,32 @@ import functools
 import sys
 
 from inspect_ai import task
+from inspect_ai.util import registry_info
 
 from courtbench.plugins import load_plugins
 
+PREFIX = "courtbench"
 
-def _registered(name: str, hook) -> object:
-    factory = hook.resolve() if hasattr(hook, "resolve") else hook
 
+def _wrapper(name: str, factory):
     @functools.wraps(factory)
     def create(*args, **kwargs):
         return factory(*args, **kwargs)
 
-    create.__module__ = __name__  # registered under this package: courtbench/<name>
+    create.__module__ = __name__
     create.__qualname__ = create.__name__ = name
-    return task(name=name)(create)
+    return create
+
+
+def _registered(name: str, hook) -> object:
+    """``hook``'s task registered as ``courtbench/<name>``. Inspect prefixes the package
+    itself when it sees courtbench as an installed package; run from a clone's root it finds
+    the source tree's egg-info instead and does not, so the prefix is then given here."""
+    factory = hook.resolve() if hasattr(hook, "resolve") else hook
+    created = task(name=name)(_wrapper(name, factory))
+    if registry_info(created).name != f"{PREFIX}/{name}":
+        created = task(name=f"{PREFIX}/{name}")(_wrapper(name, factory))
+    return created
 
 
 def register_tasks() -> dict[str, object]:

@@ -22,6 +22,8 @@ import contextlib
 import os
 import signal
 import socket
+import sys
+import threading
 import time
 import urllib.parse
 import zipfile
@@ -32,28 +34,11 @@ from typing import Any
 
 from courtbench.errors import CourtbenchError
 from courtbench.inspect_glue import require_inspect
-from courtbench.inspect_glue.options import ModelOptions
+from courtbench.inspect_glue.options import ModelOptions, endpoint_host
 from courtbench.inspect_glue.outcomes import RunCounts, SampleOutcome, run_counts, sample_outcomes
 
 MARKER = ".courtbench-inspect"
 PREFLIGHT_SECONDS = 5.0
-
-
-def endpoint_host(base_url: str) -> str:
-    """``scheme://host[:port]`` of an http(s) URL: no path, no credentials, no query.
-
-    >>> endpoint_host("https://user:secret@api.example.org:8443/v1?key=x")
-    'https://api.example.org:8443'
-    """
-    parts = urllib.parse.urlsplit(base_url) if isinstance(base_url, str) else None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"expected an http(s) URL such as http://127.0.0.1:8000/v1, got "
-                         f"{base_url!r}")
-    if parts.username is not None or parts.password is not None:
-        raise ValueError("the URL must not carry credentials (user:password@host); put the key "
-                         "in the variable named by --api-key-env")
-    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
 
 
 def preflight(base_url: str, seconds: float = PREFLIGHT_SECONDS) -> None:
@@ -120,11 +105,26 @@ def build_model(options: ModelOptions):
     return model
 
 
+#: Seconds Inspect gets to cancel a run after SIGTERM before the process ends anyway.
+SIGTERM_GRACE_SECONDS = 5.0
+INTERRUPTED = ("interrupted: the answers received so far are in the cache {cache}; a rerun with "
+               "the same options sends only the rest")
+
+
 @contextlib.contextmanager
-def _signals_interrupt() -> Iterator[None]:
+def _signals_interrupt(cache_dir: Path) -> Iterator[None]:
     """SIGTERM raises KeyboardInterrupt in the main thread (as Ctrl-C): Inspect cancels the
-    run, finished answers stay in the cache."""
+    run; what finished is in the cache (each answer is stored as it arrives). Should the
+    cancellation take longer than :data:`SIGTERM_GRACE_SECONDS`, the process ends with the
+    same one line (exit status 143)."""
+    def give_up() -> None:
+        print("courtbench: " + INTERRUPTED.format(cache=cache_dir), file=sys.stderr, flush=True)
+        os._exit(128 + signal.SIGTERM)
+
     def interrupt(signum, frame):
+        timer = threading.Timer(SIGTERM_GRACE_SECONDS, give_up)
+        timer.daemon = True
+        timer.start()
         raise KeyboardInterrupt
 
     try:
@@ -179,7 +179,7 @@ def run_task(task, options: ModelOptions, config: dict[str, Any], *, desc: str,
     started = time.time()
     model = build_model(options)
     total = len(task.dataset) if options.limit is None else min(options.limit, len(task.dataset))
-    with _environment("INSPECT_CACHE_DIR", str(cache_dir.resolve())), _signals_interrupt(), \
+    with _environment("INSPECT_CACHE_DIR", str(cache_dir.resolve())), _signals_interrupt(cache_dir), \
             bars.with_progress(task, total, desc, disable=not progress):
         try:
             logs = inspect_ai.eval(task, model=model, log_dir=str(log_dir), display="none",
@@ -190,8 +190,7 @@ def run_task(task, options: ModelOptions, config: dict[str, Any], *, desc: str,
         except KeyboardInterrupt:
             logs = []
     if not logs or logs[0].status == "cancelled":
-        raise CourtbenchError("interrupted: the answers received so far are in the cache "
-                              f"{cache_dir}; a rerun with the same options sends only the rest")
+        raise CourtbenchError(INTERRUPTED.format(cache=cache_dir))
     log = logs[0]
     secrets = [s for s in (options.api_key(), *(v for _, v in options.headers)) if s]
     check_secrets(Path(log.location), cache_dir, secrets, since=started)
@@ -208,26 +207,26 @@ def _one_line(error) -> str:
     return " ".join(text.split())[:500]
 
 
+def _blobs(path: Path) -> Iterator[tuple[str, bytes]]:
+    """``(where, bytes)`` of a file; an Inspect ``.eval`` log member by member, decompressed."""
+    if path.suffix == ".eval" and zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                yield f"{path} ({name})", archive.read(name)
+    else:
+        yield str(path), path.read_bytes()
+
+
 def check_secrets(log_path: Path, cache_dir: Path, secrets: list[str], *, since: float) -> None:
     """CourtbenchError when any of ``secrets`` is in the log (every member decompressed) or
     in a cache file written since ``since`` (seconds since the epoch)."""
-    if not secrets:
-        return
     needles = [s.encode("utf-8") for s in secrets if len(s) >= 4]
-    found = []
-    if log_path.suffix == ".eval" and log_path.is_file():
-        with zipfile.ZipFile(log_path) as archive:
-            for name in archive.namelist():
-                data = archive.read(name)
-                if any(n in data for n in needles):
-                    found.append(f"{log_path} ({name})")
-    elif log_path.is_file() and any(n in log_path.read_bytes() for n in needles):
-        found.append(str(log_path))
-    for path in cache_dir.rglob("*"):
-        if path.is_file() and path.stat().st_mtime >= since - 1:
-            data = path.read_bytes()
-            if any(n in data for n in needles):
-                found.append(str(path))
+    if not needles:
+        return
+    files = [log_path] if log_path.is_file() else []
+    files += [p for p in cache_dir.rglob("*") if p.is_file() and p.stat().st_mtime >= since - 1]
+    found = [where for path in files for where, data in _blobs(path)
+             if any(needle in data for needle in needles)]
     if found:
         raise CourtbenchError(f"a key or header value was written to {found[0]} (and "
                               f"{len(found) - 1} more): remove those files; please report this")

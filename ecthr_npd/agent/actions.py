@@ -22,9 +22,8 @@ from ecthr_npd.agent.knowledge import FAMILIES, MAX_MODULE_CHARS, KnowledgeBase
 from ecthr_npd.agent.leakage import LeakageScanner
 from ecthr_npd.agent.priors import EmpiricalPriors, applicant_band
 from ecthr_npd.agent.references import TrainPool
-from ecthr_npd.prompting.serialise import FIELDS, UNKNOWN_TEXT
+from ecthr_npd.prompting.serialise import FIELDS, readable
 
-FORMATTERS = {f.column: f.format for f in FIELDS}
 PERMITTED = tuple(c for c in schema.INPUT_COLUMNS)
 ZERO_DECISIONS = ("zero", "positive")
 AGGREGATION_SCALES = ("single", "per_applicant_total", "not_applicable")
@@ -34,31 +33,6 @@ MAX_RATIONALE_CHARS = 2000
 
 class ActionError(Exception):
     """An action that cannot be carried out: its message is the error observation."""
-
-
-def _plain(column: str, value: Any) -> str:
-    """A permitted column serialise leaves out (stated by another field): label names,
-    ``yes``/``no``, else the value as text."""
-    spec = schema.COLUMN_BY_NAME[column]
-    if spec.kind == "label" and isinstance(value, int):
-        return spec.values[value].replace("_", " ")
-    if spec.kind == "bool":
-        return "yes" if value else "no"
-    return str(value)
-
-
-def readable(record: dict[str, Any], columns: tuple[str, ...]) -> dict[str, str]:
-    """``column → text`` of the permitted ``columns`` of a record (serialise's formats)."""
-    values = {}
-    for column in columns:
-        value = record.get(column)
-        if value is None:
-            values[column] = UNKNOWN_TEXT
-        elif column in FORMATTERS:
-            values[column] = FORMATTERS[column](value)
-        else:
-            values[column] = _plain(column, value)
-    return values
 
 
 @dataclass

@@ -37,13 +37,12 @@ import json
 from typing import Any
 
 from ecthr_npd import schema
+from ecthr_npd.prompting.serialise import readable
 
 STAT_KEYS = frozenset({"count", "zero_share"})
 
 
 def _features(record: dict[str, Any]) -> dict[str, str]:
-    from ecthr_npd.agent.actions import readable
-
     return readable(record, tuple(c for c in schema.INPUT_COLUMNS if c in record))
 
 

@@ -431,23 +431,36 @@ def _react_files(paths: OutputPaths, result, fallback: str, fallback_value: floa
     return cases, lines
 
 
+def _prepare(args: argparse.Namespace, out: Path):
+    """``(splits, output paths, model options)`` of a run, every check done before any work:
+    options, outputs that may be replaced, and a ``--base-url`` that answers (one line,
+    before the data load)."""
+    from courtbench.inspect_glue.options import ModelOptions
+    from courtbench.inspect_glue.runner import preflight
+    from ecthr_npd.agent.traces import check_traces_replaceable
+
+    splits = _check_arguments(args)
+    paths = OutputPaths.for_out(out)
+    options = ModelOptions.from_args(args, default_dir=out.with_name(out.stem + ".inspect"))
+    check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
+                      inputs=[options.cache_dir, options.log_dir, args.data,
+                              getattr(args, "knowledge_base", None)])
+    if args.prompt == REACT:
+        check_traces_replaceable(paths, overwrite=getattr(args, "overwrite", False))
+    if options.base_url and not options.dry_run:
+        preflight(options.base_url)
+    return splits, paths, options
+
+
 def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     """One run of ``courtbench predict ecthr_npd`` with ``input_kind`` into ``out``."""
-    from courtbench.inspect_glue.options import ModelOptions
     from courtbench.inspect_glue.runner import run_task
-    from ecthr_npd.agent.traces import check_traces_replaceable, write_traces
+    from ecthr_npd.agent.traces import write_traces
     from ecthr_npd.data import load_benchmark
     from ecthr_npd.inspect_task import build_task
 
-    splits = _check_arguments(args)
-    react = args.prompt == REACT
-    paths = OutputPaths.for_out(out)
-    options = ModelOptions.from_args(args, default_dir=out.with_name(out.stem + ".inspect"))
-    knowledge = getattr(args, "knowledge_base", None)
-    check_replaceable(paths, overwrite=getattr(args, "overwrite", False),
-                      inputs=[options.cache_dir, options.log_dir, args.data, knowledge])
-    if react:
-        check_traces_replaceable(paths, overwrite=getattr(args, "overwrite", False))
+    splits, paths, options = _prepare(args, out)
+    react, knowledge = args.prompt == REACT, getattr(args, "knowledge_base", None)
     budget = token_budget(args) if input_kind == "facts" else None
     data = load_benchmark(args.data, facts=input_kind == "facts")
     max_words = getattr(args, "max_input_words", None)
