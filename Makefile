@@ -59,7 +59,7 @@ embeddings: $(VENV)/.installed-demo $(VENV)/.installed-torch
 # Spaces' Gradio and the training stack (train: transformers, peft, accelerate) included, so
 # that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed-torch
-	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train]' '$(TORCH_PIN)'
+	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train,inspect]' '$(TORCH_PIN)'
 	$(COMPILE_VENV)
 	touch $@
 

@@ -4,7 +4,8 @@ Source: the real release (``../shared/data/ecthr_npd/case_level.csv``, 14,575 ca
 present, else the synthetic stand-in at the same size; the Hub folder is built and loaded
 first (not timed). Timed, over validation + test (4,358 cases on the release):
 
-- preparing the requests of each prompt kind (serialisation, few-shot retrieval, rendering);
+- preparing the samples of each prompt kind (serialisation, few-shot retrieval by the
+  paper's Appendix C.6 ranking, rendering);
 - parsing one answer per case (a CoT answer with a rationale and the JSON object);
 
 Reference run in the same process: the ``knn`` baseline fitted on train and predicting the
@@ -28,10 +29,9 @@ from ecthr_npd.build import build_folder
 from ecthr_npd.data import inputs_only, load_benchmark
 from ecthr_npd.prompting.parsing import parse_award
 from ecthr_npd.prompting.prompts import PROMPT_KINDS
-from ecthr_npd.prompting.run import build_requests
+from ecthr_npd.prompting.samples import prompted_cases
 
 SPLITS = ("validation", "test")
-PARAMS = {"temperature": 0.0, "seed": 42, "max_tokens": 4096}
 
 
 def main() -> dict:
@@ -42,7 +42,7 @@ def main() -> dict:
         folder = Path(tmp) / "ecthr_npd"
         build_folder(folder, source)
         data = load_benchmark(folder)
-    cases = sum(data.splits[s].num_rows for s in SPLITS)
+    n_cases = sum(data.splits[s].num_rows for s in SPLITS)
 
     start = time.perf_counter()
     knn = KNNBaseline(k=20).fit(data.splits["train"])
@@ -50,28 +50,28 @@ def main() -> dict:
         knn.predict(inputs_only(data.splits[split]))
     knn_seconds = time.perf_counter() - start
 
-    build_requests(data, ("validation",), "cot", k=5, params=PARAMS)  # warm-up: templates
+    prompted_cases(data, ("validation",), "cot", k=5)  # warm-up: templates
     prepare, sizes = {}, {}
     for prompt in PROMPT_KINDS:
         start = time.perf_counter()
-        requests, _ = build_requests(data, SPLITS, prompt, k=5, params=PARAMS)
+        cases = prompted_cases(data, SPLITS, prompt, k=5)
         prepare[prompt] = time.perf_counter() - start
-        lengths = np.array([sum(len(m["content"]) for m in r.messages) for r in requests])
+        lengths = np.array([sum(len(m["content"]) for m in c["messages"]) for c in cases])
         sizes[prompt] = {"median": int(np.median(lengths)), "max": int(lengths.max())}
 
     answers = [f"Step 1: the case concerns Article 6.\n... EUR {i:,} would be usual.\n"
                f"Rationale: length of proceedings.\n{json.dumps({'award_eur': 100.0 * i})}"
-               for i in range(cases)]
+               for i in range(n_cases)]
     start = time.perf_counter()
     parsed = [parse_award(answer) for answer in answers]
     parse_seconds = time.perf_counter() - start
     assert all(p.method == "json" for p in parsed)
     return {
         "source": kind,
-        "held_out_cases": cases,
+        "held_out_cases": n_cases,
         "prepare_seconds": {k: round(v, 3) for k, v in prepare.items()},
         "knn_reference_seconds": round(knn_seconds, 3),
         "few_shot_over_knn": round(prepare["few_shot"] / knn_seconds, 3),
         "prompt_characters": sizes,
-        "parse_seconds_per_1000": round(parse_seconds / cases * 1000, 4),
+        "parse_seconds_per_1000": round(parse_seconds / n_cases * 1000, 4),
     }

@@ -12,6 +12,9 @@ next major version.
   raises for connection failures and timeouts.
 - :func:`available_cores`: CPUs this process may use (``os.sched_getaffinity`` exists on
   Linux only).
+- :func:`set_client_headers`: extra HTTP headers on an Inspect OpenAI-compatible model's
+  client, kept out of the arguments Inspect writes to its log (``ModelAPI.model_args``, read
+  again by ``initialize()`` when the client is rebuilt).
 """
 
 from __future__ import annotations
@@ -44,3 +47,13 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # macOS, Windows
         return max(1, os.cpu_count() or 1)
+
+
+def set_client_headers(model: Any, headers: dict[str, str]) -> None:
+    """Send ``headers`` with every request of an Inspect ``openai-api`` ``model`` without
+    recording them: they go into the provider's client arguments (``model.api.model_args``,
+    which the client is built from), not the model's arguments that the log records."""
+    model.api.model_args = {**model.api.model_args,
+                            "default_headers": {**model.api.model_args.get("default_headers", {}),
+                                                **headers}}
+    model.api.initialize()

@@ -71,11 +71,12 @@ class DatasetPlugin:
         add_baseline_arguments / run_baselines: ``courtbench baselines NAME``.
         add_evaluate_arguments / evaluate: ``courtbench evaluate NAME``.
         add_generate_arguments / generate: ``courtbench generate NAME`` (predictions from
-            a language model through :mod:`courtbench.llm`).
+            a language model).
         add_judge_arguments / judge: ``courtbench judge NAME`` (an LLM judge scores
             predictions).
-        add_predict_arguments / predict: ``courtbench predict NAME`` (a model's predictions
-            over an endpoint, written where ``courtbench evaluate NAME`` reads them).
+        add_predict_arguments / predict: ``courtbench predict NAME`` (a model's predictions,
+            run through Inspect AI (:mod:`courtbench.inspect_glue`), written where
+            ``courtbench evaluate NAME`` reads them).
         add_train_arguments / train: ``courtbench train NAME`` (fine-tune the dataset's
             reference system with :mod:`courtbench.training`; its outputs go to
             ``courtbench evaluate NAME`` or ``courtbench generate NAME``).
@@ -99,6 +100,9 @@ class DatasetPlugin:
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
             folder ``metrics/<name>/`` holding ``<name>.py``, card, app and requirements
             (see :mod:`courtbench.metric_modules`).
+        inspect_task: a function returning the dataset's Inspect AI ``Task`` (keyword
+            parameters = ``inspect eval -T`` options); registered as ``courtbench/<name>``
+            by :mod:`courtbench.inspect_glue.registry` and used by the dataset's runners.
     """
 
     name: str
@@ -125,6 +129,7 @@ class DatasetPlugin:
     rescore_report: Callable[[dict, Path], dict] | None = None
     leaderboard_records: Callable[[dict, dict, list[str]], list[dict]] | None = None
     leaderboard_protocol: Callable[[dict, str], list[str]] | None = None
+    inspect_task: Callable[..., object] | None = None
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:

@@ -1,4 +1,5 @@
-"""Read a predictions file (JSON Lines, JSON or CSV) strictly against the ids of a split.
+"""Read a predictions file (JSON Lines, JSON, CSV or an Inspect ``.eval`` log) strictly against
+the ids of a split.
 
 Shared by the dataset plugins' evaluation commands (generated texts, predicted numbers,
 whatever a dataset predicts). Every problem names the file, the line, the
@@ -29,6 +30,7 @@ from courtbench.textio import decode_utf8, strict_csv
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 JSON_SUFFIXES = (".json",)
 CSV_SUFFIXES = (".csv",)
+EVAL_SUFFIXES = (".eval",)
 MAX_LISTED = 20
 
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -343,11 +345,20 @@ def _expected_keys(expected_ids: list[Hashable]) -> dict:
 
 def _read_records(path: Path, columns: tuple[tuple[str, ...], ...]
                   ) -> Iterator[tuple[int, dict]]:
-    """``[(line, record)]`` of a JSON Lines, JSON or CSV predictions file."""
+    """``[(line, record)]`` of a JSON Lines, JSON or CSV predictions file, or of an Inspect
+    log (``.eval``: :mod:`courtbench.inspect_glue.eval_logs`; its record numbers are sample
+    numbers)."""
     suffix = path.suffix.lower()
+    if suffix in EVAL_SUFFIXES:
+        if not path.is_file():
+            raise SourceError(path, "file not found")
+        from courtbench.inspect_glue.eval_logs import eval_log_records
+
+        return eval_log_records(path, columns[0][0], columns[1][0])
     if suffix not in JSONL_SUFFIXES + JSON_SUFFIXES + CSV_SUFFIXES:
         raise SourceError(path, f"unknown predictions format {suffix or '(no suffix)'!r}; expected "
-                          f"JSON Lines ({', '.join(JSONL_SUFFIXES)}), JSON (.json) or CSV (.csv)")
+                          f"JSON Lines ({', '.join(JSONL_SUFFIXES)}), JSON (.json), CSV (.csv) "
+                          "or an Inspect log (.eval)")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

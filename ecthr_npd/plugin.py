@@ -126,6 +126,7 @@ PLUGIN = DatasetPlugin(
     metric_example=deferred("ecthr_npd.metric_example:run_metric_example"),
     add_predict_arguments=deferred("ecthr_npd.prompting.run:add_predict_arguments"),
     predict=deferred("ecthr_npd.prompting.run:predict"),
+    inspect_task=deferred("ecthr_npd.inspect_task:ecthr_npd"),
     add_train_arguments=deferred("ecthr_npd.training.run:add_train_arguments"),
     train=deferred("ecthr_npd.training.run:train"),
     package="ecthr_npd",

@@ -29,10 +29,10 @@ SENTINEL_AWARD = 987_654.32  # + 1.01 * i for the i-th held-out case: in no trai
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    """A synthetic build (240 cases): every audit column holds sentinel strings, every
+    """A synthetic build (100 cases): every audit column holds sentinel strings, every
     validation/test target a distinctive sentinel award."""
     out = tmp_path_factory.mktemp("ecthr_agent") / "built"
-    build_synthetic(out, n=240, seed=2)
+    build_synthetic(out, n=100, seed=2)
     offset = 0
     for split in ("validation", "test"):
         path = out / "data" / "audit" / f"{split}.parquet"
@@ -123,11 +123,16 @@ def test_happy_path_episode_then_evaluate(folder, held_out, sentinel_awards, tmp
     assert case["leakage_gate"]["scanned"]["award_values"] == 1
     assert case["leakage_gate"]["scanned"]["audit_values"] >= 2
     assert rows[first] == case["final"]["award_eur"] == case["prediction"]
+    # the Inspect log holds the conversation: every model call of the case
+    manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
+    from inspect_ai.log import read_eval_log
+    log = read_eval_log(str(out.with_name("agent.inspect") / "logs" / manifest["llm_run"]["inspect_log"]))
+    sample = next(s for s in log.samples if s.id == first)
+    assert sum(e.event == "model" for e in sample.events) == len(HAPPY)
     priors = next(s for s in steps if s["action"] == "resolve_empirical_priors")
     assert rows[first] == priors["observation"]["per_article"][0]["median_eur"]
     assert next(s for s in steps if s["action"] == "leakage_check")["leakage_check"]["passed"]
     assert case["usage"]["total_tokens"] == 110 * len(HAPPY)
-    manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
     assert manifest["complete"] and manifest["leakage_free"]
     assert manifest["counts"]["final"] == len(held_out) and manifest["prompt"]["actions"] == mode
     assert manifest["prompt"]["priors"]["data_fingerprint"] == manifest["data"]["fingerprint"]
@@ -185,9 +190,12 @@ def test_unknown_malformed_and_prose_turns_are_errors_that_spend_steps(
 def test_step_budget_overrun_fails_the_case_and_falls_back(folder, held_out, tmp_path, capsys):
     loop = scripted_agent("tools", ("inspect_case",))
     out = tmp_path / "agent.csv"
-    with FakeChatServer(loop) as server:
-        assert _run(folder, server, out, "--max-steps", "3") == 0
+    with FakeChatServer(loop) as server:  # every case falls back: incomplete, exit status 1
+        assert _run(folder, server, out, "--max-steps", "3") == 1
     manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
+    assert manifest["complete"] is manifest["llm_run"]["complete"] is False
+    assert manifest["llm_run"]["fallback_share"] == 1.0 == manifest["llm_run"]["failure_share"]
+    assert manifest["counts"]["answer_failed"] == len(held_out)  # what evaluate's share reads
     assert manifest["counts"]["budget"] == len(held_out) == manifest["counts"]["filled"]
     assert {f["failure"] for f in manifest["failures"]} == {"budget"}
     train_median = manifest["fallback"]["train_median_eur"]
@@ -236,11 +244,11 @@ def test_a_model_cannot_read_another_cases_award(folder, held_out, sentinel_awar
 def test_sentinels_in_the_model_input_tables_never_reach_a_request(folder, sentinel_awards,
                                                                      tmp_path):
     """Audit columns with sentinels added to every split table the agent reads."""
-    from courtbench.llm import EndpointConfig, run_chat
+    from courtbench.inspect_glue.options import ModelOptions
+    from courtbench.inspect_glue.runner import run_task
     from ecthr_npd import schema
-    from ecthr_npd.agent.actions import tools
-    from ecthr_npd.agent.controller import run_episodes
-    from ecthr_npd.agent.run import build_episodes, build_resources, read_audit_side
+    from ecthr_npd.inspect_task import build_task
+    from ecthr_npd.prompting.scorer import AGENT_KEY
 
     data = load_benchmark(folder)
     for split, table in data.splits.items():
@@ -248,17 +256,16 @@ def test_sentinels_in_the_model_input_tables_never_reach_a_request(folder, senti
             table = table.append_column(name, pa.array(
                 [f"{SENTINEL}-{name}-{i}" for i in range(table.num_rows)]))
         data.splits[split] = table
-    resources = build_resources(data, top_k=5, min_count=5, knowledge_base=None)
-    audit, awards = read_audit_side(folder)
-    pairs = build_episodes(data, ("validation", "test"), resources, mode="tools",
-                           max_steps=12, audit=audit, applicant_awards=awards)
-    episodes = [e for _, e in pairs]
+    task = build_task(data, ("validation", "test"), prompt="react", folder=folder)
     with FakeChatServer(scripted_agent("tools")) as server:
-        config = EndpointConfig(server.url, "m", api_key_env=None, max_retries=0)
-        run_episodes(episodes, {"temperature": 0.0, "tools": tools()},
-                     lambda requests, step: run_chat(requests, config, progress=False))
+        options = ModelOptions("m", base_url=server.url, max_retries=0,
+                               cache_dir=tmp_path / "cache", log_dir=tmp_path / "logs")
+        result = run_task(task, options, options.generate_config({"temperature": 0.0}),
+                          desc="agent", progress=False)
     assert_nothing_withheld_was_sent(server, sentinel_awards)
-    assert all(e.status == "final" and e.gate["passed"] for e in episodes)
+    outcomes = [o.store[AGENT_KEY] for o in result.outcomes]
+    assert len(outcomes) == len(sentinel_awards)
+    assert all(o["status"] == "ok" and o["leakage_gate"]["passed"] for o in outcomes)
 
 
 def test_leakage_gate_fails_a_case_whose_award_reached_the_conversation(
@@ -318,17 +325,24 @@ def test_killed_run_resumes_with_only_unfinished_cases_and_traces_are_determinis
     def _case_of(features: str) -> str | None:
         return texts.get(features)
 
-    out, cache = tmp_path / "agent.csv", tmp_path / "cache.sqlite"
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, out, "--cache", str(cache)) == 1
+    out, cache = tmp_path / "agent.csv", tmp_path / "cache"
+    server = FakeChatServer(flaky).__enter__()  # one server: Inspect's cache key holds the URL
+    try:
+        _resume(folder, server, out, cache, victims, broken, _case_of, tmp_path)
+    finally:
+        server.__exit__(None, None, None)
+
+
+def _resume(folder, server, out, cache, victims, broken, _case_of, tmp_path):
+    assert _run(folder, server, out, "--cache", str(cache)) == 1
     manifest = json.loads(out.with_name("agent.csv.manifest.json").read_text())
     failed = {f["case_id"] for f in manifest["failures"]}
     assert failed and failed <= victims
     assert {f["failure"] for f in manifest["failures"]} == {"request_failed"}
     broken["on"] = False
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, out, "--cache", str(cache)) == 0
-        resent = [r.body for r in server.requests]
+    before = len(server.requests)
+    assert _run(folder, server, out, "--cache", str(cache)) == 0
+    resent = [r.body for r in server.requests[before:]]
     # only the unfinished cases, from their failed step on (steps 4..9)
     assert len(resent) == len(failed) * (len(HAPPY) - 3)
     assert {_case_of(json.dumps(observations(b)[0]["observation"]["features"]))
@@ -336,13 +350,12 @@ def test_killed_run_resumes_with_only_unfinished_cases_and_traces_are_determinis
     traces = out.with_name("agent.traces.jsonl").read_bytes()
     predictions = out.read_bytes()
     # a rerun sends nothing and writes the same bytes; a fresh run writes them too
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, out, "--cache", str(cache)) == 0
-        assert server.requests == []
+    before = len(server.requests)
+    assert _run(folder, server, out, "--cache", str(cache)) == 0
+    assert len(server.requests) == before
     assert out.with_name("agent.traces.jsonl").read_bytes() == traces
     fresh = tmp_path / "fresh.csv"
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, fresh) == 0
+    assert _run(folder, server, fresh) == 0
     assert fresh.with_name("fresh.traces.jsonl").read_bytes() == traces
     assert fresh.read_bytes() == predictions
 
@@ -354,6 +367,7 @@ def test_dry_run_sends_nothing_and_bad_options_are_one_line_errors(folder, tmp_p
         printed = capsys.readouterr().out
         assert '"tools"' in printed and "inspect_case" in printed
         assert "dry run: step 1 of up to 12 per case shown" in printed
+        assert "nothing sent" in printed
         for arguments, message in ((["--max-steps", "0"], "argument --max-steps: expected a "
                                     "number of turns in [1, 100], got '0'"),
                                    (["--top-k", "100000"], "argument --top-k: expected a number "

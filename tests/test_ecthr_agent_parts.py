@@ -18,12 +18,14 @@ import pytest
 from courtbench.errors import CourtbenchError
 from ecthr_npd.agent import actions, protocol
 from ecthr_npd.agent.controller import Episode, _run_action
+from ecthr_npd.agent.gate import scan_texts
 from ecthr_npd.agent.knowledge import KnowledgeBase, parse_module
 from ecthr_npd.agent.leakage import LeakageScanner, number_forms
 from ecthr_npd.agent.priors import EmpiricalPriors, applicant_band, award_statistics
 from ecthr_npd.agent.redaction import RedactionContext, redact
 from ecthr_npd.agent.references import TrainPool
-from ecthr_npd.agent.run import build_episodes, build_resources
+from ecthr_npd.agent.run import build_resources
+from ecthr_npd.agent.solver import AgentSetup
 from ecthr_npd.data import from_canonical
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
@@ -78,9 +80,7 @@ def test_number_forms_and_the_scanner():
     assert scanner.scan_text("EUR 12,345.67") and not scanner.scan_text("EUR 112,345.675")
     assert scanner.scan_text("a corrected_amount label")[0]["kind"] == "audit_value"
     assert not scanner.scan_text("the applicant complained")  # not distinctive: not scanned
-    messages = [{"role": "assistant", "content": "may I see target_status?"},
-                {"role": "tool", "content": '{"target_status": 1}'}]
-    assert [h["message"] for h in scanner.scan_messages(messages)] == [1]
+    assert scanner.scan_text('{"target_status": 1}')[0]["kind"] == "audit_column"
     assert LeakageScanner(0.0).scanned["award_values"] == 0  # zero is never distinctive
     assert LeakageScanner(3000.0, benign_numbers=frozenset({3000.0})).scanned["award_values"] == 0
 
@@ -225,10 +225,36 @@ def test_system_prompt_snapshot(mode, resources):
     assert text == path.read_text(encoding="utf-8")
 
 
+def _episode(data, resources) -> Episode:
+    setup = AgentSetup(data, resources, mode="tools", max_steps=12, audit={},
+                       applicant_awards={})
+    return setup.episode(data.ids("validation")[0])
+
+
+def test_gate_leaves_out_checked_origins_and_scans_everything_else(data, resources):
+    """A training case's award at its reference position is checked and left out; the same
+    amount anywhere else, the target's own award everywhere, is scanned."""
+    episode = _episode(data, resources)
+    context = episode.context
+    pool = resources.pool
+    row = int(np.flatnonzero(pool.awards > 0)[0])
+    amount = float(pool.awards[row])
+    reference = {"case_id": pool.case_ids[row], "award_eur": amount,
+                 **actions.readable(resources.train_records[row], ("respondent_state",))}
+    strict, _ = scan_texts("retrieve_train_references", {"references": [reference]}, context)
+    assert f"{amount}" not in strict and pool.case_ids[row] in strict
+    forged = {**reference, "award_eur": amount + 1}  # not that case's award: scanned
+    strict, _ = scan_texts("retrieve_train_references", {"references": [forged]}, context)
+    assert f"{amount + 1}" in strict
+    strict, _ = scan_texts("inspect_case", {"remark": f"{amount:,.2f}"}, context)
+    assert f"{amount:,.2f}" in strict
+    # every positive award is scanned, a training award too (no value is exempt as common)
+    scanner = LeakageScanner(amount, {}, (), frozenset())
+    assert scanner.scanned["award_values"] == 1 and scanner.scan_text(f"EUR {amount:,.2f}")
+
+
 def test_every_action_observation_snapshot(data, resources):
-    _, episode = build_episodes(data, ("validation",), resources, mode="tools", max_steps=12,
-                                audit={}, applicant_awards={})[0]
-    assert isinstance(episode, Episode)
+    episode = _episode(data, resources)
     arguments = {"load_module": {"name": "policy/output_schema"}}
     observed = {}
     for action in actions.ACTIONS:

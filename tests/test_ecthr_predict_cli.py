@@ -1,7 +1,8 @@
-"""``courtbench predict ecthr_npd`` end to end against the loopback scripted chat server:
-every prompt kind on a synthetic build, no audit value in any request, failures and
-fallbacks, resumption from the cache, refusal to overwrite, and ``courtbench evaluate``
-reading the result."""
+"""``courtbench predict ecthr_npd`` end to end (through Inspect AI's ``openai-api`` provider)
+against the loopback scripted chat server: every prompt kind on a synthetic build, no audit
+value in any request, the key in no file (the Inspect log decompressed, the cache),
+failures and fallbacks, resumption from Inspect's cache, refusal to overwrite, and
+``courtbench evaluate`` reading the CSV and the Inspect log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import csv
 import hashlib
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +87,17 @@ def _run(folder: Path, server: FakeChatServer, out: Path, *extra: str) -> int:
                  "COURTBENCH_TEST_KEY", "--max-retries", "0", *extra])
 
 
+def written_bytes(folder: Path):
+    """Every file below ``folder`` (Inspect logs decompressed, member by member)."""
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix == ".eval":
+            with zipfile.ZipFile(path) as archive:
+                for name in archive.namelist():
+                    yield f"{path}:{name}", archive.read(name)
+        elif path.is_file():
+            yield str(path), path.read_bytes()
+
+
 def _rows(path: Path) -> dict[str, float]:
     with open(path, newline="", encoding="utf-8") as handle:
         return {row["case_id"]: float(row["prediction"]) for row in csv.DictReader(handle)}
@@ -143,11 +156,13 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
     assert manifest["prompt"]["kind"] == kind and manifest["complete"] is True
     assert manifest["endpoint_host"] == server.url.removesuffix("/v1")
     assert manifest["model"] == "scripted-model"
-    assert out.with_name(f"llm_{kind}.cache.sqlite").is_file()  # the default cache
+    assert (out.with_name(f"llm_{kind}.inspect") / "cache" / "generate").is_dir()  # the default
+    logs = list((out.with_name(f"llm_{kind}.inspect") / "logs").glob("*.eval"))
+    assert [p.name for p in logs] == [manifest["llm_run"]["inspect_log"]]
     assert manifest["parameters"] == {"temperature": 0.0, "seed": 42, "max_tokens": 4096}
     assert "failed cases" in capsys.readouterr().out
-    for written in out.parent.iterdir():  # the API key is written nowhere
-        assert b"sk-test-not-a-secret" not in written.read_bytes()
+    files = dict(written_bytes(out.parent))  # the API key is written nowhere
+    assert len(files) > 5 and not [f for f, data in files.items() if b"sk-test-not-a-secret" in data]
     if kind == "few_shot":
         assert manifest["prompt"]["k"] == 5
         assert sum("Reference 1:" in b["messages"][-1]["content"] for b in bodies) > 0
@@ -157,11 +172,16 @@ def test_each_prompt_kind_predicts_then_evaluates(folder, tmp_path, kind, capsys
 
     if kind != "few_shot":  # one end-to-end evaluation is enough
         return
+    # the Inspect log is a predictions file too: the same predictions, the same report rows
+    log = tmp_path / "preds" / "inspect_log.eval"
+    log.write_bytes(logs[0].read_bytes())
     report = tmp_path / "report"
     assert main(["evaluate", "ecthr_npd", "--data", str(folder), "--predictions", str(out),
-                 "--splits", "validation,test", "--out", str(report), "--no-figures",
-                 "--resamples", "50"]) == 0
-    assert (report / "report.json").is_file()
+                 str(log), "--splits", "validation,test", "--out", str(report),
+                 "--no-figures", "--resamples", "50"]) == 0
+    rows_by_system = {row[0]: row[1:15] for row in json.loads(
+        (report / "report.json").read_text())["tables"]["main"]["rows"]}
+    assert rows_by_system[f"llm_{kind}"] == rows_by_system["inspect_log"]
 
 
 def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys):
@@ -174,11 +194,19 @@ def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys)
             return Reply(status=500)
         return Reply(json.dumps({"award_eur": scripted_award(body)}))
 
-    out, cache = tmp_path / "llm.csv", tmp_path / "cache.sqlite"
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, out, "--prompt", "zero_shot", "--fallback", "none",
-                    "--cache", str(cache)) == 1
-        first_sent = len(server.requests)
+    out, cache = tmp_path / "llm.csv", tmp_path / "cache"
+    server = FakeChatServer(flaky).__enter__()  # one server: Inspect's cache key holds the URL
+    try:
+        _failures_then_resume(folder, server, out, cache, held_out, broken, capsys)
+    finally:
+        server.__exit__(None, None, None)
+
+
+def _failures_then_resume(folder, server, out, cache, held_out, broken, capsys):
+    tmp_path = out.parent
+    assert _run(folder, server, out, "--prompt", "zero_shot", "--fallback", "none",
+                "--cache", str(cache)) == 1
+    first_sent = len(server.requests)
     manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
     failed = [f["case_id"] for f in manifest["failures"]]
     assert failed and {f["failure"] for f in manifest["failures"]} == {"request_failed"}
@@ -195,17 +223,17 @@ def test_failures_fallback_none_resume_and_determinism(folder, tmp_path, capsys)
 
     # resumed from the cache: only the failed cases are sent again
     broken["state"] = False
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, out, "--prompt", "zero_shot", "--fallback", "none",
-                    "--cache", str(cache)) == 0
-        assert len(server.requests) == len(failed)
+    before = len(server.requests)
+    assert _run(folder, server, out, "--prompt", "zero_shot", "--fallback", "none",
+                "--cache", str(cache)) == 0
+    assert len(server.requests) - before == len(failed)
     complete = out.read_bytes()
     responses = out.with_name("llm.responses.jsonl").read_bytes()
     assert list(_rows(out)) == held_out
     # a rerun sends nothing and writes byte-identical predictions and responses
-    with FakeChatServer(flaky) as server:
-        assert _run(folder, server, out, "--prompt", "zero_shot", "--cache", str(cache)) == 0
-        assert server.requests == []
+    before = len(server.requests)
+    assert _run(folder, server, out, "--prompt", "zero_shot", "--cache", str(cache)) == 0
+    assert len(server.requests) == before
     assert out.read_bytes() == complete
     assert out.with_name("llm.responses.jsonl").read_bytes() == responses
     manifest = json.loads(out.with_name("llm.csv.manifest.json").read_text())
@@ -223,16 +251,18 @@ def test_refuses_to_overwrite_a_foreign_file_and_dry_run_sends_nothing(folder, t
         out = tmp_path / "dry.csv"
         assert _run(folder, server, out, "--prompt", "few_shot", "--dry-run") == 0
         assert server.requests == []
-    assert not out.exists() and not out.with_name("dry.cache.sqlite").exists()
+    assert not out.exists() and not out.with_name("dry.inspect").exists()
     printed = capsys.readouterr().out
     assert '"role": "user"' in printed and "Think step by step" in printed
-    assert re.search(r"dry run: \d+ request\(s\) to http://127\.0\.0\.1:\d+, model "
-                     r"scripted-model; nothing sent", printed)
+    assert re.search(r"dry run: \d+ sample\(s\), model openai-api/courtbench/scripted-model; "
+                     r"nothing sent", printed)
 
 
 @pytest.mark.parametrize("arguments, message", [
     (["--prompt", "cot", "--splits", "train"], "--splits 'train'"),
-    (["--prompt", "cot", "--cache", "notes.txt"], "courtbench writes only into caches it created"),
+    (["--prompt", "cot", "--cache", "notes.txt"], "--cache notes.txt: is a file; expected a folder"),
+    (["--prompt", "cot", "--extra-body", '{"model": "other", "messages": []}'],
+     "messages, model is set by courtbench"),
 ])
 def test_bad_arguments_are_one_line_errors(folder, tmp_path, capsys, arguments, message,
                                            monkeypatch):

@@ -21,7 +21,7 @@ from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import from_canonical
 from ecthr_npd.prompting import prompts
 from ecthr_npd.prompting.facts_input import CUT_NOTE, cut_facts, facts_case_text
-from ecthr_npd.prompting.run import build_requests
+from ecthr_npd.prompting.samples import prompted_cases
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 from ecthr_npd.synthetic_facts import synthetic_facts
@@ -75,11 +75,11 @@ def test_no_audit_target_or_bookkeeping_value_reaches_a_facts_prompt(tmp_path):
     data.facts = {c: r["facts_text"] for c, r in facts.records.items()}
     texts = []
     for kind in prompts.PROMPT_KINDS:
-        requests, cases = build_requests(data, ("validation", "test"), kind, k=5, params={},
-                                         input_kind="facts", max_input_words=400)
-        texts += [m["content"] for r in requests for m in r.messages]
-        assert all(c["input_words"] > 0 for c in cases)
-        assert any(c["cut"] for c in cases)
+        cases = prompted_cases(data, ("validation", "test"), kind, k=5, input_kind="facts",
+                               max_input_words=400)
+        texts += [m["content"] for c in cases for m in c["messages"]]
+        assert all(c["metadata"]["input_words"] > 0 for c in cases)
+        assert any(c["metadata"]["cut"] for c in cases)
     corpus = "\n".join(texts)
     assert "SENTINEL" not in corpus
     assert re.search(r"91[34][,.\u00a0 ]?\d{3}[,.\u00a0 ]?\d{3}", corpus) is None

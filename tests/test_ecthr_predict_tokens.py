@@ -24,7 +24,7 @@ from ecthr_npd.prompting.facts_input import (
     TokenBudget,
     cut_facts_within,
 )
-from ecthr_npd.prompting.run import build_requests
+from ecthr_npd.prompting.samples import prompted_cases
 
 LONG_FACTS = ("1. The applicant, Mr Émile Durand, was born in 1961 and lives in Izmir.\n\n"
               "2. On 3 May 2005 he brought proceedings before the Izmir Civil Court, claiming "
@@ -85,12 +85,11 @@ def folder(tmp_path_factory) -> Path:
 def test_requests_are_identical_with_a_separately_loaded_tokenizer(folder, tokenizer,
                                                                      tokenizer_folder):
     data = load_benchmark(folder, facts=True)
-    runs = [build_requests(data, ("validation", "test"), "zero_shot", k=5, params={},
-                           input_kind="facts", budget=TokenBudget(loaded, 40))
+    runs = [prompted_cases(data, ("validation", "test"), "zero_shot", k=5, input_kind="facts",
+                           budget=TokenBudget(loaded, 40))
             for loaded in (tokenizer, load_model_tokenizer(tokenizer_folder))]
-    assert [r.messages for r in runs[0][0]] == [r.messages for r in runs[1][0]]
-    assert runs[0][1] == runs[1][1]
-    assert any(c["cut_by_tokens"] for c in runs[0][1])
+    assert runs[0] == runs[1]
+    assert any(c["metadata"]["cut_by_tokens"] for c in runs[0])
     assert tokenizer_fingerprint(tokenizer_folder) == tokenizer_fingerprint(tokenizer_folder)
 
 

@@ -18,9 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from courtbench.errors import CourtbenchError
-from courtbench.llm import ChatResult
 from ecthr_npd import schema
-from ecthr_npd.baselines.knn import KNNBaseline
 from ecthr_npd.data import from_canonical
 from ecthr_npd.prompting import few_shot_retrieval, outputs, parsing, prompts, serialise
 from ecthr_npd.prompting.run import collect
@@ -225,71 +223,120 @@ def test_prompt_contents_and_hashes():
 
 # --- few-shot references -------------------------------------------------------------------
 
-def test_references_follow_the_knn_rule(data):
+def _band(count):
+    if count is None:
+        return None
+    return next(name for low, high, name in ((1, 1, "1"), (2, 5, "2-5"), (6, 20, "6-20"),
+                                             (21, 100, "21-100"), (101, None, ">100"))
+                if count >= low and (high is None or count <= high))
+
+
+def reference_ranking(pool: list[dict], target: dict) -> list[int]:
+    """A plain re-implementation of Appendix C.6's ranking: eligible pool rows (strictly
+    earlier, sharing an article, not the target) sorted by exact article set, Jaccard, same
+    state, violation type, applicant band, formation, importance, recency, pool order."""
+    codes = {c for c in target["violated_articles"] or () if c is not None}
+    keyed = []
+    for row, case in enumerate(pool):
+        theirs = {c for c in case["violated_articles"] or () if c is not None}
+        shared = codes & theirs
+        if not shared or case["judgment_date"] >= target["judgment_date"] \
+                or case["case_id"] == target["case_id"]:
+            continue
+        same = [case[c] == target[c] for c in ("respondent_state", "violation_type")]
+        same.append(_band(case["hudoc_application_count"])
+                    == _band(target["hudoc_application_count"]))
+        same += [case[c] == target[c] for c in ("court_formation", "case_importance")]
+        keyed.append(((theirs != codes, -round(len(shared) / len(codes | theirs), 9),
+                       *(not s for s in same), -case["judgment_date"].toordinal(), row), row))
+    return [row for _, row in sorted(keyed)]
+
+
+def expected_selection(order: list[int], awards, k: int) -> list[int]:
+    positives = [row for row in order if awards[row] != 0]
+    zeros = [row for row in order if awards[row] == 0]
+    if k == 1:
+        return (positives or zeros)[:1]
+    chosen = set(positives[:k - 1] + zeros[:1]) if zeros else set(positives[:k])
+    return [row for row in order if row in chosen]
+
+
+def test_references_follow_appendix_c6(data):
     _, benchmark = data
     train, test = benchmark.splits["train"], benchmark.splits["test"]
-    k = 5
-    chosen = few_shot_retrieval.retrieve_references(train, test, k)
-    dates = train.column("judgment_date").to_pylist()
-    articles = [set(a or []) for a in train.column("violated_articles").to_pylist()]
+    pool = train.select(["case_id", *schema.INPUT_COLUMNS]).to_pylist()
+    targets = test.select(["case_id", *schema.INPUT_COLUMNS]).to_pylist()
     awards = benchmark.target("train")
-    test_dates = test.column("judgment_date").to_pylist()
-    test_articles = [set(a or []) for a in test.column("violated_articles").to_pylist()]
-    nearest = {r: KNNBaseline(k=r).fit(train).neighbours(test) for r in (1, k - 1)}
-    with_zero = 0
-    for i, refs in enumerate(chosen):
-        eligible = [j for j in range(train.num_rows)
-                    if dates[j] < test_dates[i] and articles[j] & test_articles[i]]
-        assert len(refs) == min(k, len(eligible))
-        for ref in refs:  # independent check of the eligibility rule
-            assert dates[ref.row] < test_dates[i] and articles[ref.row] & test_articles[i]
-            assert ref.award_eur == awards[ref.row]
-        assert [r.distance for r in refs[:-1]] == sorted(r.distance for r in refs[:-1])
-        if refs:
-            assert refs[0].row == int(nearest[1][i][0])
-            assert {r.row for r in refs[:k - 1]} == set(map(int, nearest[k - 1][i]))
-        if any(awards[j] == 0 for j in eligible):
-            assert any(r.award_eur == 0 for r in refs)
-            with_zero += 1
-    assert with_zero > len(chosen) / 2
+    for k in (1, 3, 5):
+        chosen = few_shot_retrieval.retrieve_references(train, test, k)
+        zero_counts = []
+        for target, refs in zip(targets, chosen, strict=True):
+            order = reference_ranking(pool, target)
+            assert [r.row for r in refs] == expected_selection(order, awards, k)
+            assert [r.award_eur for r in refs] == [awards[r.row] for r in refs]
+            assert [r.rank for r in refs] == sorted(order.index(r.row) for r in refs)
+            zero_counts.append(sum(r.award_eur == 0 for r in refs))
+        assert max(zero_counts) <= 1  # exactly one zero-award reference, never more
+        if k > 1:
+            assert sum(zero_counts) > len(targets) / 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), min_size=0, max_size=12), st.integers(1, 7))
+def test_selection_keeps_exactly_one_zero(zero_flags, k):
+    order = np.arange(len(zero_flags))
+    zero = np.asarray(zero_flags, dtype=bool)
+    picked = few_shot_retrieval.select(order, zero, k)
+    rows = [row for _, row in picked]
+    assert rows == sorted(rows) and len(rows) <= k
+    awards = np.where(zero, 0.0, 1.0)
+    assert rows == expected_selection(list(order), awards, k)
+    if k > 1 and zero.any():
+        assert sum(zero[rows]) == 1
+    assert sum(zero[rows]) <= 1 or not (~zero).any() and k == 1
 
 
 def test_reference_rules_on_a_handmade_pool(data):
     _, benchmark = data
     train = benchmark.splits["train"].slice(0, 40)
     n = train.num_rows
-    # every pool case shares article 6 and is earlier than the target (row 0's inputs under
-    # a new case id, decided in 2100)
     pool = train.set_column(train.column_names.index("violated_articles"), "violated_articles",
                             pa.array([["6"]] * n, pa.list_(pa.string())))
+    target = pool.slice(0, 1)
+    target = target.set_column(target.column_names.index("judgment_date"), "judgment_date",
+                               pa.array([dt.date(2100, 1, 1)], pa.date32()))
+    target = target.set_column(0, schema.ID_COLUMN, pa.array(["999-99999"]))
 
     def with_awards(awards):
         return pool.set_column(pool.column_names.index(schema.TARGET_COLUMN),
                                schema.TARGET_COLUMN, pa.array(awards, pa.float64()))
 
-    target = pool.slice(0, 1)
-    target = target.set_column(target.column_names.index("judgment_date"), "judgment_date",
-                               pa.array([dt.date(2100, 1, 1)], pa.date32()))
-    target = target.set_column(0, schema.ID_COLUMN, pa.array(["999-99999"]))
     ranking = few_shot_retrieval.retrieve_references(with_awards(np.full(n, 5000.0)), target, n)[0]
-    assert len(ranking) == n and len({r.row for r in ranking}) == n
-    assert [r.distance for r in ranking] == sorted(r.distance for r in ranking)
+    assert len(ranking) == n and [r.rank for r in ranking] == list(range(n))
     awards = np.full(n, 5000.0)
-    awards[ranking[-1].row] = 0.0  # the farthest case is the only zero award
-    table = with_awards(awards)
-    one = few_shot_retrieval.retrieve_references(table, target, 1)[0]
-    assert [r.row for r in one] == [ranking[0].row]  # k = 1 keeps the nearest
-    three = few_shot_retrieval.retrieve_references(table, target, 3)[0]
-    assert [r.row for r in three] == [ranking[0].row, ranking[1].row, ranking[-1].row]
+    awards[[ranking[-1].row, ranking[-2].row]] = 0.0  # the two least similar are zero awards
+    three = few_shot_retrieval.retrieve_references(with_awards(awards), target, 3)[0]
+    assert [r.row for r in three] == [ranking[0].row, ranking[1].row, ranking[-2].row]
     assert [r.award_eur for r in three] == [5000.0, 5000.0, 0.0]
-    # the zero case is not among 3 candidates: found by the search over the whole pool
-    limited = few_shot_retrieval.retrieve_references(table, target, 3, candidates=3)[0]
-    assert limited == three
     early = target.set_column(target.column_names.index("judgment_date"), "judgment_date",
                               pa.array([dt.date(1900, 1, 1)], pa.date32()))
-    assert few_shot_retrieval.retrieve_references(table, early, 3) == [[]]
+    assert few_shot_retrieval.retrieve_references(with_awards(awards), early, 3) == [[]]
     with pytest.raises(ValueError, match="k=0"):
-        few_shot_retrieval.retrieve_references(table, target, 0)
+        few_shot_retrieval.retrieve_references(pool, target, 0)
+
+
+@pytest.mark.realdata
+def test_real_prompts_carry_at_most_one_zero_reference(shared_data):
+    """Before Appendix C.6's rule, 1,760 of the release's 4,358 few-shot prompts carried more
+    than one zero-award reference; now none does, and every prompt with an eligible zero-award
+    case has exactly one."""
+    benchmark = from_canonical(read_case_level(shared_data / "ecthr_npd" / "case_level.csv"))
+    index = few_shot_retrieval.ReferenceIndex(benchmark.splits["train"], 5)
+    chosen = (index.references(benchmark.splits["validation"])
+              + index.references(benchmark.splits["test"]))
+    zeros = [sum(r.award_eur == 0 for r in refs) for refs in chosen]
+    assert len(chosen) == 4358 and max(zeros) == 1
+    assert sum(z == 1 for z in zeros) >= 4300
 
 
 # --- parser --------------------------------------------------------------------------------
@@ -468,32 +515,35 @@ def test_an_interrupted_write_keeps_the_previous_files(tmp_path, monkeypatch):
 # --- collecting answers ----------------------------------------------------------------------
 
 def test_collect_counts_fills_and_lists_failures():
-    def result(answer, *, finish="stop", error=None):
-        return ChatResult("x", answer, None, finish, {"total_tokens": 1}, error, False)
+    from courtbench.inspect_glue.outcomes import SampleOutcome
 
-    cases = [{"case_id": f"001-{i}", "split": "test", "references": []} for i in range(6)]
-    results = [result('{"award_eur": 100}'), result("EUR 2,000"),
-               result("Step 1: about EUR 5,000 for Article 3, then", finish="length"),
-               result('cut short {"award_eur": 300}', finish="length"),
-               result("no idea"), result(None, error="HTTP 500 after 0 retries")]
-    rows, records, failures, counts = collect(cases, results, fallback="train_median",
-                                              fallback_value=3200.0)
+    def outcome(i, status=None, value=None, *, error=None, answer="x", method="json"):
+        score = None if error else {"value": 0.0, "answer": None, "explanation": None,
+                                    "metadata": {"prediction": value, "status": status,
+                                                 "reason": None if status == "ok" else "why",
+                                                 "source": "model" if status == "ok" else None,
+                                                 "parse_method": method}}
+        return SampleOutcome(f"001-{i}", {"split": "test", "references": []}, answer, None,
+                             "stop", {"total_tokens": 1}, error, score)
+
+    results = [outcome(0, "ok", 100.0), outcome(1, "ok", 2000.0, method="currency"),
+               outcome(2, "answer_failed"), outcome(3, "ok", 300.0),
+               outcome(4, "answer_failed"), outcome(5, error="HTTP 500 after the retries"),
+               outcome(6, "ok", 1.0, answer="y" * 50)]
+    rows, records, failures, counts = collect(results, fallback="train_median",
+                                              fallback_value=3200.0, max_answer_chars=20)
     assert rows == [("001-0", 100.0), ("001-1", 2000.0), ("001-2", 3200.0), ("001-3", 300.0),
-                    ("001-4", 3200.0), ("001-5", 3200.0)]
-    assert [f["case_id"] for f in failures] == ["001-2", "001-4", "001-5"]
-    assert "finish_reason length" in failures[0]["reason"]
+                    ("001-4", 3200.0), ("001-5", 3200.0), ("001-6", 3200.0)]
+    assert [f["case_id"] for f in failures] == ["001-2", "001-4", "001-5", "001-6"]
     assert failures[2] == {"case_id": "001-5", "split": "test", "failure": "request_failed",
-                           "reason": "HTTP 500 after 0 retries"}
+                           "reason": "HTTP 500 after the retries"}
+    assert failures[3]["failure"] == "too_large"
     assert (counts["ok"], counts["answer_failed"], counts["request_failed"],
-            counts["filled"], counts["written"]) == (3, 2, 1, 3, 6)
+            counts["filled"], counts["written"]) == (3, 2, 1, 4, 7)
     assert (counts["parsed_json"], counts["parsed_currency"]) == (2, 1)
-    assert [r["prediction_source"] for r in records] == [
-        "model", "model", "fallback_train_median", "model", "fallback_train_median",
-        "fallback_train_median"]
-    rows, records, failures, counts = collect(cases, results, fallback="none",
-                                              fallback_value=3200.0)
-    assert [case_id for case_id, _ in rows] == ["001-0", "001-1", "001-3"]
-    assert records[4]["prediction"] is None and counts["filled"] == 0
+    rows, records, failures, counts = collect(results, fallback="none", fallback_value=3200.0)
+    assert [case_id for case_id, _ in rows] == ["001-0", "001-1", "001-3", "001-6"]
+    assert records[5]["prediction"] is None and counts["filled"] == 0
     json.dumps(records, allow_nan=False)  # the responses file is plain JSON
 
 

@@ -1,9 +1,11 @@
 """``courtbench predict NAME --data DIR --out FILE ...``: run a model over a dataset's cases.
 
-Sends every case of the chosen splits to a model (an OpenAI-compatible endpoint, through
-:mod:`courtbench.llm`) and writes a predictions file that ``courtbench evaluate NAME`` reads,
-with a manifest and the raw answers beside it; the dataset-specific options (prompt kinds,
-parameters, endpoint) come from the dataset's plugin (``courtbench predict NAME -h``).
+Runs the dataset's Inspect AI task (the one ``inspect eval courtbench/NAME`` runs) on any
+model Inspect supports — an OpenAI-compatible server with ``--base-url``, or an Inspect model
+name — through :mod:`courtbench.inspect_glue`, and writes a predictions file that
+``courtbench evaluate NAME`` reads, with a manifest and the raw answers beside it and the
+Inspect log in ``--log-dir``; the dataset-specific options (prompt kinds, parameters) come
+from the dataset's plugin (``courtbench predict NAME -h``). Needs the ``inspect`` extra.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from courtbench.llm import add_decoding_arguments, add_endpoint_arguments
+from courtbench.inspect_glue.options import add_model_arguments
 from courtbench.plugins import add_dataset_subparsers
 
 
@@ -23,12 +25,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
                              "written beside it)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace existing output files that courtbench did not write")
-    add_endpoint_arguments(parser)
-    add_decoding_arguments(parser, top_k_option="--sampling-top-k")  # --top-k: agent references
+    add_model_arguments(parser, top_k_option="--sampling-top-k")  # --top-k: agent references
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("predict", help="predict with a model over an endpoint",
+    parser = subparsers.add_parser("predict", help="predict with a model (through Inspect AI)",
                                    description=__doc__)
     add_dataset_subparsers(parser, arguments_hook="add_predict_arguments", run_hook="predict",
                            add_common=_common)

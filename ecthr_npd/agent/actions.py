@@ -12,19 +12,18 @@ Values of cases are shown as the prompted runner writes them
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from courtbench.boundary import BoundaryError, check_amount
 from ecthr_npd import schema
 from ecthr_npd.agent.knowledge import FAMILIES, MAX_MODULE_CHARS, KnowledgeBase
 from ecthr_npd.agent.leakage import LeakageScanner
 from ecthr_npd.agent.priors import EmpiricalPriors, applicant_band
 from ecthr_npd.agent.references import TrainPool
-from ecthr_npd.prompting.serialise import FIELDS, UNKNOWN_TEXT
+from ecthr_npd.prompting.serialise import FIELDS, readable
 
-FORMATTERS = {f.column: f.format for f in FIELDS}
 PERMITTED = tuple(c for c in schema.INPUT_COLUMNS)
 ZERO_DECISIONS = ("zero", "positive")
 AGGREGATION_SCALES = ("single", "per_applicant_total", "not_applicable")
@@ -34,31 +33,6 @@ MAX_RATIONALE_CHARS = 2000
 
 class ActionError(Exception):
     """An action that cannot be carried out: its message is the error observation."""
-
-
-def _plain(column: str, value: Any) -> str:
-    """A permitted column serialise leaves out (stated by another field): label names,
-    ``yes``/``no``, else the value as text."""
-    spec = schema.COLUMN_BY_NAME[column]
-    if spec.kind == "label" and isinstance(value, int):
-        return spec.values[value].replace("_", " ")
-    if spec.kind == "bool":
-        return "yes" if value else "no"
-    return str(value)
-
-
-def readable(record: dict[str, Any], columns: tuple[str, ...]) -> dict[str, str]:
-    """``column → text`` of the permitted ``columns`` of a record (serialise's formats)."""
-    values = {}
-    for column in columns:
-        value = record.get(column)
-        if value is None:
-            values[column] = UNKNOWN_TEXT
-        elif column in FORMATTERS:
-            values[column] = FORMATTERS[column](value)
-        else:
-            values[column] = _plain(column, value)
-    return values
 
 
 @dataclass
@@ -79,7 +53,10 @@ class CaseContext:
     ``record``: the target's permitted inputs (and ``case_id``); ``day``: its judgment date
     in days since 1970-01-01; ``messages``: the conversation so far (for ``leakage_check``);
     ``retrieved``: case id → pool row of the references retrieved so far; ``priors_used`` and
-    ``modules_loaded``: what the trace records.
+    ``modules_loaded``: what the trace records; ``observed``: ``(action, redacted payload)``
+    of every observation sent so far (what the leakage gate scans); ``scanner`` /
+    ``lenient_scanner``: the gate's scanners (every positive award / training awards exempt,
+    :mod:`ecthr_npd.agent.gate`); ``target_features``: the target's permitted inputs as text.
     """
 
     case_id: str
@@ -92,6 +69,9 @@ class CaseContext:
     retrieved: dict[str, int] = field(default_factory=dict)
     priors_used: list = field(default_factory=list)
     modules_loaded: list = field(default_factory=list)
+    observed: list = field(default_factory=list)
+    lenient_scanner: LeakageScanner | None = None
+    target_features: dict = field(default_factory=dict)
 
     @property
     def articles(self) -> list[str]:
@@ -200,17 +180,25 @@ def assess_aggregation_pattern(context: CaseContext, args: dict) -> dict:
 
 
 def leakage_check(context: CaseContext, args: dict) -> dict:
-    hits = context.scanner.scan_messages(context.messages)
-    return {"passed": not hits, "hits": [{"message": h["message"], "kind": h["kind"]}
-                                         for h in hits],
-            "scanned": context.scanner.scanned}
+    from ecthr_npd.agent.gate import scan_texts
+
+    hits = []
+    for index, (action, payload) in enumerate(context.observed):
+        strict, lenient = scan_texts(action, payload, context)
+        found = context.scanner.scan_text(strict)
+        if context.lenient_scanner is not None:
+            found += context.lenient_scanner.scan_text(lenient)
+        hits += [{"observation": index + 1, "kind": h["kind"]} for h in found]
+    return {"passed": not hits, "hits": hits, "scanned": context.scanner.scanned}
 
 
 def check_final(args: dict) -> dict:
-    """The validated ``final_predict`` arguments (``award_eur`` as float)."""
-    award = args["award_eur"]
-    if not math.isfinite(award) or award < 0:
-        raise ActionError("award_eur must be a finite number >= 0")
+    """The validated ``final_predict`` arguments (``award_eur`` as float, an amount by the
+    boundary validator: finite, >= 0, at most its ceiling)."""
+    try:
+        award = check_amount(args["award_eur"], "final_predict award_eur")
+    except BoundaryError as error:
+        raise ActionError(str(error)) from None
     decision = args.get("zero_decision")
     if decision is not None and (decision == "zero") != (award == 0):
         raise ActionError("zero_decision contradicts award_eur (zero exactly when award_eur "

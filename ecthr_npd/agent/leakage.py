@@ -1,9 +1,9 @@
-"""The leakage scan: does any message of a conversation hold an audit value or the target's award?
+"""The leakage scan: does a text hold an audit value or the target's award?
 
-Run by the ``leakage_check`` action (over the conversation so far) and by the final gate (over
-every message of every request of the case, i.e. the last request's messages, since each
-request extends the previous one). A hit fails the case; the hits are listed in the trace and
-the manifest, never with the value itself.
+Run by the ``leakage_check`` action and by the final gate over the texts
+:mod:`ecthr_npd.agent.gate` takes from every observation sent (what it scans and why is
+documented there). A hit fails the case; the hits are listed in the trace and the manifest,
+never with the value itself.
 
 What is scanned (:class:`LeakageScanner`):
 
@@ -15,10 +15,11 @@ What is scanned (:class:`LeakageScanner`):
   words such as ``applicant`` or ``group`` cannot be told apart from ordinary prose and are
   not scanned; booleans and 0/1 values neither (their keys are what redaction removes);
 - ``target_award`` / ``applicant_award``: the target's award and its applicant-level awards,
-  written as ``12345``, ``12,345``, ``12 345``, ``12.345`` (``12345.5``, ``12,345.50`` …), when
-  the value is *distinctive*: positive and not equal to any training award (a training
-  award, or a statistic of them, may legitimately be shown) nor to a number of the target's
-  own permitted inputs. A zero award is never distinctive.
+  written as ``12345``, ``12,345``, ``12 345``, ``12.345`` (``12345.5``, ``12,345.50`` …; a
+  whole amount also with zero cents, ``12,345.00``), when
+  positive and not among ``benign_numbers`` (the gate's strict scanner has none: every
+  positive award is scanned; its lenient scanner, for a user's module text, exempts the
+  training awards). A zero award is never scanned for.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def number_forms(value: float) -> list[str]:
 
 def _pattern(forms: Iterable[str]) -> re.Pattern:
     alternatives = "|".join(re.escape(f) for f in forms)
-    return re.compile(rf"(?<![\d.,])(?:{alternatives})(?![\d]|[.,]\d)")
+    # a whole amount may be written with zero cents ("1,200.00", "1.200,00")
+    return re.compile(rf"(?<![\d.,])(?:{alternatives})(?:[.,]00?)?(?![\d]|[.,]\d)")
 
 
 @dataclass
@@ -116,25 +118,3 @@ class LeakageScanner:
         for name in sorted({m.group(0).lower() for m in self._names.finditer(text)}):
             hits.append({"kind": "audit_column", "column": name})
         return hits
-
-    def scan_messages(self, messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """Hits in every message (content and tool-call arguments), each with its message
-        index and role. In the model's own (assistant) messages an audit column *name* is no
-        hit: asking for a withheld column is refused, not leaked; values still are."""
-        hits = []
-        for index, message in enumerate(messages):
-            role = message.get("role")
-            for hit in self.scan_text(message_text(message)):
-                if role == "assistant" and hit["kind"] == "audit_column":
-                    continue
-                hits.append({"message": index, "role": role, **hit})
-        return hits
-
-
-def message_text(message: Mapping[str, Any]) -> str:
-    """All text of a chat message: its content and its tool calls' names and arguments."""
-    parts = [message.get("content") or ""]
-    for call in message.get("tool_calls") or ():
-        function = call.get("function") or {}
-        parts += [str(function.get("name") or ""), str(function.get("arguments") or "")]
-    return "\n".join(parts)

@@ -140,9 +140,13 @@ class EmpiricalPriors:
         return self.tables["applicant_band"].get(name)
 
     def benign_amounts(self) -> frozenset:
-        """Every amount these tables show (EUR, cents): legitimate in any observation."""
+        """Every amount these tables show (EUR, cents), computed once."""
+        cached = self.__dict__.get("_benign")
+        if cached is not None:
+            return cached
         amounts = set()
         for table in self.tables.values():
             for stats in table.values():
                 amounts.update(v for k, v in stats.items() if k.endswith("_eur") and v is not None)
-        return frozenset(amounts)
+        self.__dict__["_benign"] = frozenset(amounts)
+        return self.__dict__["_benign"]

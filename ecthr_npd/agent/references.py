@@ -27,6 +27,8 @@ from ecthr_npd.agent.priors import applicant_band
 from ecthr_npd.baselines.knn import article_matrix
 
 MATCH_COLUMNS = ("respondent_state", "violation_type", "court_formation", "case_importance")
+#: The columns a target record needs for ranking (permitted inputs only, and its id).
+RECORD_COLUMNS = (schema.ID_COLUMN, *schema.INPUT_COLUMNS)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from courtbench.errors import CourtbenchError
-from ecthr_npd.agent.controller import FINAL_STATUS, Episode
 from ecthr_npd.prompting.outputs import OutputPaths, jsonl
 
 TRACES_SUFFIX = ".traces.jsonl"
@@ -52,24 +51,28 @@ def check_traces_replaceable(paths: OutputPaths, *, overwrite: bool) -> None:
                               "pass --overwrite")
 
 
-def case_record(episode: Episode, *, split: str, prediction: float | None,
-                source: str | None) -> dict[str, Any]:
-    """The ``{"kind": "case"}`` record (also the case's line in the responses file)."""
-    context = episode.context
-    references = list(dict.fromkeys(context.retrieved))
-    return {"kind": "case", "case_id": context.case_id, "split": split,
-            "status": "ok" if episode.status == FINAL_STATUS else episode.status,
-            "failure_reason": episode.failure, "steps": len(episode.steps),
-            "final": episode.final, "prediction": prediction, "prediction_source": source,
-            "usage": {k: int(episode.usage.get(k, 0)) for k in
-                      ("prompt_tokens", "completion_tokens", "total_tokens")},
-            "references": references, "priors_used": context.priors_used,
-            "modules_loaded": context.modules_loaded, "leakage_gate": episode.gate}
+def case_record(agent: dict[str, Any], *, case_id: str, split: str,
+                prediction: float | None, source: str | None,
+                error: str | None = None) -> dict[str, Any]:
+    """The ``{"kind": "case"}`` record (also the case's line in the responses file) of a
+    case's outcome in the Inspect log (the solver's store record; empty when the sample
+    failed before it, ``error`` then says why)."""
+    return {"kind": "case", "case_id": case_id, "split": split,
+            "status": agent.get("status", "request_failed"),
+            "failure_reason": agent.get("reason") if agent else error,
+            "steps": agent.get("steps", 0), "final": agent.get("final"),
+            "prediction": prediction, "prediction_source": source,
+            "usage": agent.get("usage") or dict.fromkeys(
+                ("prompt_tokens", "completion_tokens", "total_tokens"), 0),
+            "references": agent.get("references", []),
+            "priors_used": agent.get("priors_used", []),
+            "modules_loaded": agent.get("modules_loaded", []),
+            "leakage_gate": agent.get("leakage_gate")}
 
 
-def trace_lines(episode: Episode, case: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every step record of ``episode`` then its case record."""
-    return [{"kind": "step", "split": case["split"], **step} for step in episode.steps] + [case]
+def trace_lines(steps: list[dict[str, Any]], case: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every step record of a case (from the sample's store) then its case record."""
+    return [{"kind": "step", "split": case["split"], **step} for step in steps] + [case]
 
 
 def write_traces(paths: OutputPaths, records: list[dict[str, Any]]) -> dict[str, str]:

@@ -173,3 +173,31 @@ def case_lines(record: dict[str, Any]) -> list[str]:
 def serialise_case(record: dict[str, Any]) -> str:
     """The case as text: :func:`case_lines` joined by newlines (no trailing newline)."""
     return "\n".join(case_lines(record))
+
+
+FORMATTERS = {f.column: f.format for f in FIELDS}
+
+
+def _plain(column: str, value: Any) -> str:
+    """A permitted column serialise leaves out (stated by another field): label names,
+    ``yes``/``no``, else the value as text."""
+    spec = schema.COLUMN_BY_NAME[column]
+    if spec.kind == "label" and isinstance(value, int):
+        return spec.values[value].replace("_", " ")
+    if spec.kind == "bool":
+        return "yes" if value else "no"
+    return str(value)
+
+
+def readable(record: dict[str, Any], columns: tuple[str, ...]) -> dict[str, str]:
+    """``column → text`` of the permitted ``columns`` of a record (serialise's formats)."""
+    values = {}
+    for column in columns:
+        value = record.get(column)
+        if value is None:
+            values[column] = UNKNOWN_TEXT
+        elif column in FORMATTERS:
+            values[column] = FORMATTERS[column](value)
+        else:
+            values[column] = _plain(column, value)
+    return values
