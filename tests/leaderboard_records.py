@@ -203,3 +203,49 @@ def write_hostile_records(folder, big_llm: dict) -> None:
     write("award_1e13.json", huge_award)
     (results / "nan_text.json").write_text(dumps_record(variant("nan_text")).replace(
         '"resamples": 200', '"resamples": NaN', 1), encoding="utf-8")
+
+
+OFF_PROTOCOL = "--resamples 2: the protocol needs at least 1,000"
+
+
+def page_records(scales: dict[str, float] | None = None) -> dict[str, dict]:
+    """The records the page tests show, by system: the reference ``train_median``,
+    ``big_llm`` (70B, a Hub model id), its twin (same predictions, hostile model text),
+    ``small_llm`` (7B, selected on validation), ``MyModel``, an unofficial
+    ``few_resamples``, and the SLDS reference ``lead``."""
+    gold, slds = ecthr_gold(), slds_gold()
+    median = float(np.median(gold["values"]))
+    reference = build(skeleton("ecthr_npd", "train_median", values=[median] * len(gold["values"]),
+                               reference=True, family="baseline"), gold)
+    refs = {"train_median": reference}
+    scales = scales or {"big_llm": 500.0, "small_llm": 3000.0, "MyModel": 6000.0,
+                        "few_resamples": 800.0}
+    records = {"train_median": reference[0]}
+    big = skeleton("ecthr_npd", "big_llm", values=ecthr_predictions(gold, scales["big_llm"], 1),
+                   size=70.0, model="org/big-model")
+    records["big_llm"] = build(big, gold, refs)[0]
+    twin = dict(copy.deepcopy(records["big_llm"]), system="big_llm_twin",
+                model_name="<img src=x onerror=alert(1)>")
+    twin["paired_tests"] = []
+    records["big_llm_twin"] = build(twin, gold, refs)[0]
+    records["small_llm"] = build(skeleton("ecthr_npd", "small_llm", values=ecthr_predictions(
+        gold, scales["small_llm"], 2), size=7.0, selection="validation"), gold, refs)[0]
+    records["MyModel"] = build(skeleton("ecthr_npd", "MyModel", values=ecthr_predictions(
+        gold, scales["MyModel"], 3)), gold, refs)[0]
+    few = skeleton("ecthr_npd", "few_resamples", values=ecthr_predictions(
+        gold, scales["few_resamples"], 4), table="unofficial", reason=OFF_PROTOCOL)
+    few["resamples"] = 2
+    records["few_resamples"] = build(few, gold, refs)[0]
+    records["lead"] = build(skeleton("slds", "lead", texts=[t[:22] for t in slds["texts"]],
+                                     reference=True, family="baseline"), slds)[0]
+    return records
+
+
+def write_page_folder(folder) -> dict[str, dict]:
+    """A results folder with :func:`page_records`, a broken file and the hostile records;
+    returns the records by system."""
+    records = page_records()
+    write_results(folder, [ecthr_gold(), slds_gold()], list(records.values()))
+    (folder / "results" / "slds" / "broken.json").write_text('{"schema": "x"}\n')
+    write_hostile_records(folder, records["big_llm"])
+    return records

@@ -103,10 +103,14 @@ def per_operation_seconds() -> float:
 def bounded_hub_requests(per_operation: float | None = None) -> Iterator[None]:
     """While active, every huggingface_hub request waits at most ``per_operation`` seconds
     (default :func:`per_operation_seconds`) per socket operation and is not retried after a
-    timeout or a failed connection."""
+    timeout or a failed connection. A client factory the caller set with
+    ``huggingface_hub.set_client_factory`` (a proxy, a scripted Hub) is left as it is."""
     per_operation = per_operation or per_operation_seconds()
     library, http = _http_library()
     previous = getattr(http, "_GLOBAL_CLIENT_FACTORY", http.default_client_factory)
+    if previous is not http.default_client_factory:  # the caller's own client: left as it is
+        yield
+        return
 
     def factory():
         return library.Client(transport=bounded_transport(library, per_operation),
