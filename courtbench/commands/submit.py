@@ -41,7 +41,7 @@ from courtbench.leaderboard.results_schema import (
     record_path,
 )
 from courtbench.output_files import check_output_file, write_output_file
-from courtbench.publish.plan import check_repo_id
+from courtbench.publish.repo_id import check_repo_id
 
 PLAN_KIND = "leaderboard-submission-plan"
 

@@ -218,7 +218,7 @@ def _space_requirements(base: str, extra: list[str]) -> str:
 def write_space_folder(out_dir: Path, results_repo: str) -> None:
     """Write the leaderboard Space folder reading ``results_repo`` (ORG/NAME), with the
     verifier of every installed benchmark."""
-    from courtbench.publish.plan import check_repo_id
+    from courtbench.publish.repo_id import check_repo_id
 
     check_repo_id(results_repo, option="--results-repo")
     source = package_path("courtbench", "spaces", "leaderboard")

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from huggingface_hub import constants
-from huggingface_hub.utils import HFValidationError, validate_repo_id
 
 from courtbench import __version__
-from courtbench.errors import CourtbenchError
 from courtbench.hub.files import FileEntry, fingerprint, sha256_file
 from courtbench.publish.checks import preflight
 from courtbench.publish.kinds import TARGETS, detect_kind, select_files
+from courtbench.publish.repo_id import check_repo_id
 
 
 @dataclass(frozen=True)
@@ -64,23 +63,6 @@ class PublishPlan:
     @property
     def total_bytes(self) -> int:
         return sum(entry.size for entry in self.files)
-
-
-def check_repo_id(repo_id: str, *, option: str = "--repo-id") -> str:
-    """Return ``repo_id`` if it is a valid ``ORG/NAME``; raise CourtbenchError (one line
-    naming ``option``) otherwise: exactly one ``/``, no ``..`` or ``--``, no path tricks."""
-    if not isinstance(repo_id, str) or repo_id.count("/") != 1:
-        raise CourtbenchError(f"{option} {repo_id!r}: expected ORG/NAME (one '/')")
-    try:
-        validate_repo_id(repo_id)
-    except HFValidationError as error:
-        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise CourtbenchError(f"{option} {repo_id!r} is not a valid Hub repo id: "
-                              f"{detail}") from None
-    if any(part in (".", "..") or part.startswith(".") for part in repo_id.split("/")):
-        raise CourtbenchError(f"{option} {repo_id!r}: expected ORG/NAME without '.' or '..' "
-                              "parts")
-    return repo_id
 
 
 def commit_texts(kind: str, folder: Path, files: tuple[FileEntry, ...],

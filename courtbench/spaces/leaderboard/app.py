@@ -362,7 +362,7 @@ def filtered_table(records: list[dict], benchmark: str, sort_by: str | None, ord
 
 
 def unofficial_table(records: list[dict], benchmark: str) -> pd.DataFrame:
-    """The "unofficial data / non-protocol options" rows of ``benchmark``: not ranked, sorted
+    """The unofficial rows (non-protocol options, incomplete runs) of ``benchmark``: not ranked, sorted
     by the primary metric (better first) then system; why each is unofficial comes first."""
     frame = leaderboard_rows(records, benchmark, "unofficial")
     if frame.empty:
