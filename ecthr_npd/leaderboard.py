@@ -43,8 +43,8 @@ REPORT_KEYS = {"MAE": "mae", "RMSE": "rmse", "MedAE": "medae", "Zero-F1": "zero_
 OPTION_TYPES = {"splits": "str-list", "zero_threshold": float, "resamples": int, "seed": int,
                 "top_articles": int}
 #: The leaderboard protocol: Zero-F1 at the default threshold, at least this many resamples.
-PROTOCOL_ZERO_THRESHOLD = 0.5
-PROTOCOL_MIN_RESAMPLES = 1000
+PROTOCOL_ZERO_THRESHOLD = record_verifier.PROTOCOL_ZERO_THRESHOLD
+PROTOCOL_MIN_RESAMPLES = record_verifier.PROTOCOL_MIN_RESAMPLES
 SCOPE = "test cases; MAE also on the ID, OOD and Challenging views"
 
 

@@ -90,6 +90,27 @@ def _options(record: dict) -> tuple[int, int, float]:
     return resamples, seed, threshold
 
 
+#: The leaderboard protocol of a ranked (main-table) record.
+PROTOCOL_ZERO_THRESHOLD = 0.5
+PROTOCOL_MIN_RESAMPLES = 1000
+
+
+def protocol_problems(record: dict) -> list[str]:
+    """How a record's evaluation differs from the protocol of the ranked table: the test
+    split, a zero threshold of 0.5 EUR, at least 1,000 bootstrap resamples."""
+    options = json.loads(record["options_json"])
+    problems = []
+    if record["split"] != "test":
+        problems.append(f"split {record['split']!r}: the protocol scores the test split")
+    if options.get("zero_threshold") != PROTOCOL_ZERO_THRESHOLD:
+        problems.append(f"zero_threshold {options.get('zero_threshold')!r}: the protocol uses "
+                        f"{PROTOCOL_ZERO_THRESHOLD}")
+    if record["resamples"] < PROTOCOL_MIN_RESAMPLES:
+        problems.append(f"resamples {record['resamples']!r}: the protocol needs at least "
+                        f"{PROTOCOL_MIN_RESAMPLES:,}")
+    return problems
+
+
 def _r2(y: np.ndarray, squared: float) -> float:
     """R² as npd_regression computes it (constant references: 1 if exact, else 0)."""
     work = y - y.mean()

@@ -47,7 +47,7 @@ OPTION_TYPES = {"split": str, "rouge_tokenizer": str, "bleu_tokenize": str, "ber
 PROTOCOL_OPTIONS = {"split": ("--splits", "test"), "rouge_tokenizer": ("--rouge-tokenizer",
                                                                        "unicode"),
                     "bleu_tokenize": ("--bleu-tokenize", "13a")}
-PROTOCOL_MIN_RESAMPLES = 1000
+PROTOCOL_MIN_RESAMPLES = record_verifier.PROTOCOL_MIN_RESAMPLES
 
 
 def leaderboard_protocol(options: dict[str, Any], where: str) -> list[str]:

@@ -78,6 +78,25 @@ def _options(record: dict) -> dict:
             "seed": check_seed(options.get("seed"), "options_json.seed")}
 
 
+#: The leaderboard protocol of a ranked (main-table) record: option → value.
+PROTOCOL_OPTIONS = {"rouge_tokenizer": "unicode", "bleu_tokenize": "13a"}
+PROTOCOL_MIN_RESAMPLES = 1000
+
+
+def protocol_problems(record: dict) -> list[str]:
+    """How a record's evaluation differs from the protocol of the ranked table: the test
+    split, the Unicode ROUGE tokenizer, BLEU's 13a tokenizer, at least 1,000 resamples."""
+    options = json.loads(record["options_json"])
+    problems = [f"{key} {options.get(key)!r}: the protocol uses {value!r}"
+                for key, value in PROTOCOL_OPTIONS.items() if options.get(key) != value]
+    if record["split"] != "test":
+        problems.append(f"split {record['split']!r}: the protocol scores the test split")
+    if record["resamples"] < PROTOCOL_MIN_RESAMPLES:
+        problems.append(f"resamples {record['resamples']!r}: the protocol needs at least "
+                        f"{PROTOCOL_MIN_RESAMPLES:,}")
+    return problems
+
+
 def covered_items(texts: list, pairs: list[str]) -> list[int]:
     """Indices of the samples whose pair the system covers: a pair is covered when its
     samples have texts, all of them (a pair covered in part is refused)."""

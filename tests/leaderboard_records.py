@@ -29,7 +29,7 @@ from slds import record_verifier as slds_verifier
 FINGERPRINT = "f" * 64
 VERIFIERS = {"ecthr_npd": ecthr_verifier, "slds": slds_verifier}
 OPTIONS = {"seed": 12345, "zero_threshold": 0.5, "rouge_tokenizer": "unicode",
-           "bleu_tokenize": "13a", "resamples": 200}
+           "bleu_tokenize": "13a", "resamples": 1000}
 LANGUAGES = ("de", "fr", "it")
 _BOOTSTRAP = Bootstrap()
 
@@ -150,6 +150,8 @@ HOSTILE_REASONS = {
     "results/ecthr_npd/old_schema.json": "carries no predictions",
     "results/ecthr_npd/award_1e13.json": "predicted_values[0] = 10000000000000.0",
     "results/ecthr_npd/nan_text.json": "NaN",
+    "results/ecthr_npd/off_protocol_main.json": "leaderboard_table 'main', but resamples 2",
+    "results/ecthr_npd/fallback_main.json": "fallback_share 1.0: cases filled with a fallback",
 }
 
 
@@ -195,14 +197,17 @@ def write_hostile_records(folder, big_llm: dict) -> None:
     write("zero.json", variant("zero"))
     write("fake_reference.json", variant("fake_reference", reference=True))
     text = dumps_record(variant("int64"))
-    (results / "int64.json").write_text(text.replace('"resamples": 200', '"resamples": '
+    (results / "int64.json").write_text(text.replace('"resamples": 1000', '"resamples": '
                                                      + str(2**64), 1), encoding="utf-8")
+    off = variant("off_protocol_main", resamples=2)  # recomputes, but not on the protocol
+    write("off_protocol_main.json", build(off, ecthr_gold())[0])
+    write("fallback_main.json", variant("fallback_main", fallback_share=1.0))
     write("old_schema.json", variant("old_schema", schema="courtbench-result/1"))
     huge_award = variant("award_1e13")
     huge_award["predicted_values"] = [1e13] + huge_award["predicted_values"][1:]
     write("award_1e13.json", huge_award)
     (results / "nan_text.json").write_text(dumps_record(variant("nan_text")).replace(
-        '"resamples": 200', '"resamples": NaN', 1), encoding="utf-8")
+        '"resamples": 1000', '"resamples": NaN', 1), encoding="utf-8")
 
 
 OFF_PROTOCOL = "--resamples 2: the protocol needs at least 1,000"

@@ -115,7 +115,7 @@ def test_the_ecthr_verifier_agrees_with_sklearn_and_the_metric_modules():
                       ("R²", "r2")):
         assert figures[name]["value"] == pytest.approx(module[key], rel=1e-12, abs=1e-12)
     interval = load_metric_module("bootstrap_mae").bootstrap_mae_single(
-        predictions=p, references=y, n_resamples=200, seed=12345)
+        predictions=p, references=y, n_resamples=1000, seed=12345)
     assert figures["MAE"]["ci_low"] == pytest.approx(interval["ci_low"], rel=1e-12)
     assert figures["MAE"]["ci_high"] == pytest.approx(interval["ci_high"], rel=1e-12)
     views = {b["row"]: b["value"] for b in expected["breakdowns"] if b["table"] == "MAE by test view"}
@@ -123,7 +123,7 @@ def test_the_ecthr_verifier_agrees_with_sklearn_and_the_metric_modules():
     [test] = record["paired_tests"]
     paired = load_metric_module("bootstrap_mae").bootstrap_mae(
         predictions1=p, predictions2=REFERENCE[0]["predicted_values"], references=y,
-        n_resamples=200, seed=12345)
+        n_resamples=1000, seed=12345)
     assert (test["delta"], test["ci_low"], test["ci_high"]) == pytest.approx(
         (paired["delta"], paired["ci_low"], paired["ci_high"]), rel=1e-9)
     assert test["p_better"] == paired["prob_1_better"]
@@ -301,3 +301,20 @@ def test_a_verifier_that_fails_refuses_the_record_and_the_check_goes_on(tmp_path
     records, refused = _check(tmp_path)
     assert records == [] and all("cannot be recomputed (RuntimeError: a bug)" in r
                                  for _, r in refused)
+
+
+def test_init_keeps_every_reference_baseline_of_a_13_system_report_and_says_what_it_left_out():
+    from courtbench.leaderboard.records import _reference_names, select_systems
+    from ecthr_npd.baselines import ALL_SYSTEMS, SYSTEMS, TREE_SYSTEMS
+    from ecthr_npd.leaderboard import verifier_spec
+
+    spec = verifier_spec()
+    assert set(spec.references) == set(ALL_SYSTEMS)  # the verifier's copy is the full list
+    report = [*SYSTEMS, *TREE_SYSTEMS, "catboost.seed1", "my_llm"]  # 13 systems + 2
+    selection = select_systems(report, None, _reference_names(spec, None), init=True)
+    assert selection.systems == [*SYSTEMS, *TREE_SYSTEMS]
+    assert set(selection.left_out) == {"catboost.seed1", "my_llm"}
+    assert all("not a reference baseline" in why for why in selection.left_out.values())
+    submitted = select_systems(report, None, _reference_names(spec, None), init=False)
+    assert submitted.systems == ["catboost.seed1", "my_llm"]
+    assert "a reference baseline" in submitted.left_out["gbt"]

@@ -114,11 +114,3 @@ def read_results_card(repo_id: str, *, results_folder: Path | None = None,
     metadata = read_card_metadata(card.parent)
     accepted_data(metadata, f"{repo_id} (README.md)")
     return metadata
-
-
-def read_accepted_data(repo_id: str, *, results_folder: Path | None = None,
-                       download=None) -> dict[str, dict[str, str]]:
-    """The accepted data ``{benchmark: {fingerprint: data_kind}}`` of the results dataset
-    (:func:`read_results_card`)."""
-    metadata = read_results_card(repo_id, results_folder=results_folder, download=download)
-    return accepted_data(metadata, repo_id)

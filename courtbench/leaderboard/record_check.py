@@ -20,7 +20,9 @@ A verifier is a module (one per benchmark; the dataset plugin supplies it, and `
 leaderboard space`` copies it into the Space as ``verifier_<benchmark>.py``) with
 ``BENCHMARK`` (name), ``VERSION`` (text; changes whenever a recomputation changes),
 ``AS_SUBMITTED`` (metric names shown as submitted), ``RESERVED_NAMES`` (the reference
-baselines' names) and ``recompute(record, gold)`` returning ``{"metrics", "breakdowns",
+baselines' names), ``protocol_problems(record)`` (how its evaluation options differ from the
+protocol of the ranked table: a ``main`` record with any is refused, as is one from an
+incomplete or fallback-filled run) and ``recompute(record, gold)`` returning ``{"metrics", "breakdowns",
 "per_item", "item_index", "per_item_name", "per_item_lower_is_better", "resamples", "seed",
 "intervals"}`` (``item_index``: the gold items ``per_item`` covers; ``intervals``: ``{metric
 name: per-item values}`` whose bootstrap percentile interval this module fills in, resampling
@@ -452,6 +454,23 @@ def predictions_digest(record: dict) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def table_problems(record: dict, verifier) -> list[str]:
+    """Why a record marked for the ranked (``main``) table may not be there: evaluation
+    options off the benchmark's protocol, or a run its manifest called incomplete or that
+    filled cases with a fallback (``courtbench submit --unofficial`` puts those into the
+    labelled table)."""
+    if record["leaderboard_table"] != "main":
+        return []
+    problems = list(verifier.protocol_problems(record)) if verifier is not None else []
+    if record["run_complete"] is False:
+        problems.append("run_complete false: an incomplete run")
+    if record["fallback_share"]:
+        problems.append(f"fallback_share {record['fallback_share']!r}: cases filled with a "
+                        "fallback")
+    return [f"leaderboard_table 'main', but {p} (only the unofficial table takes it)"
+            for p in problems]
+
+
 def _admission_problems(record: dict, card: dict, reserved: tuple = ()) -> list[str]:
     """Data not accepted (or of another kind), a reference the card does not list, or a
     non-reference record under a reference baseline's name (``reserved`` by the verifier or
@@ -543,6 +562,11 @@ class Checker:
         verifier = self.verifiers.get(record["benchmark"])
         problems = _admission_problems(record, card,
                                        tuple(getattr(verifier, "RESERVED_NAMES", ())))
+        if not problems:
+            try:
+                problems = table_problems(record, verifier)
+            except (ValueError, TypeError) as error:  # options_json of another shape
+                problems = [f"options_json: {_first_line(error)}"]
         if problems:
             return record, None, problems
         key = (record["benchmark"], record["data_fingerprint"])
