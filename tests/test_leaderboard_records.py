@@ -28,6 +28,7 @@ from leaderboard_records import (
 )
 from sklearn.metrics import mean_absolute_error, mean_squared_error, median_absolute_error, r2_score
 
+from courtbench.errors import CourtbenchError
 from courtbench.hub import read_card_metadata
 from courtbench.leaderboard.paired_bootstrap import bootstrap_replicates
 from courtbench.leaderboard.record_check import (
@@ -318,3 +319,7 @@ def test_init_keeps_every_reference_baseline_of_a_13_system_report_and_says_what
     submitted = select_systems(report, None, _reference_names(spec, None), init=False)
     assert submitted.systems == ["catboost.seed1", "my_llm"]
     assert "a reference baseline" in submitted.left_out["gbt"]
+    for claimed in ("zero", "Zero", "GBT", "ｇｂｔ"):  # fullwidth letters: NFKC makes them gbt
+        with pytest.raises(CourtbenchError, match="the name of a reference baseline"):
+            select_systems([*report, claimed], [claimed], _reference_names(spec, None),
+                           init=False)
