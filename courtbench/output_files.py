@@ -22,6 +22,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from courtbench.boundary import (
+    BoundaryError,
+    check_integer,
+    check_quantity,
+    loads_bounded,
+)
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
 
@@ -57,19 +63,90 @@ def _mark(manifest: Path) -> dict | None:
     return mark if isinstance(mark, dict) else None
 
 
+#: Largest manifest read back (characters): a run's manifest lists its failures, one line
+#: each, so a real one stays far below this.
+MAX_MANIFEST_CHARS = 64 * 2**20
+#: Counts a manifest may hold under ``counts`` / ``llm_run`` (whole numbers >= 0).
+_COUNT_KEYS = ("cases", "samples", "failed", "filled", "written", "request_failed",
+               "answer_failed", "sent", "cached", "attempts", "requests", "ok", "empty",
+               "parsed", "filled_with_fallback", "truncated_answers")
+#: Shares a manifest may hold under ``llm_run`` (0 to 1).
+_SHARE_KEYS = ("failure_share", "fallback_share", "max_failure_share")
+
+
 def read_manifest(out: Path) -> dict | None:
     """The manifest courtbench wrote beside the output file ``out``, or ``None``.
 
     ``None`` when there is none, when it is not a courtbench manifest, or when it names
     another file or another sha256 than ``out`` has now (a stale manifest says nothing about
-    the file). Evaluation reads runner counts (failures, fallbacks) from it.
+    the file). Evaluation and submission read runner counts (failures, fallbacks,
+    completeness) from it, so what they read passes the shared validator
+    (:func:`check_manifest`).
+
+    Raises:
+        BoundaryError: the manifest is courtbench's but not valid JSON within bounds, or a
+            count, share or flag in it is out of range (one line naming the file and field).
     """
     manifest = manifest_path(Path(out))
     mark = _mark(manifest) if manifest.is_file() else None
     if mark is None or mark.get("file") != Path(out).name or not Path(out).is_file() \
             or mark.get("sha256") != sha256_file(out):
         return None
-    return json.loads(manifest.read_text(encoding="utf-8"))
+    document = loads_bounded(manifest.read_text(encoding="utf-8", errors="replace"),
+                             str(manifest), max_chars=MAX_MANIFEST_CHARS)
+    check_manifest(document, str(manifest))
+    return document
+
+
+def check_manifest(document: dict, where: str) -> None:
+    """Refuse (BoundaryError) a manifest whose run figures are out of range: ``complete``
+    (top level and under ``llm_run``) a bool, counts whole numbers >= 0 within 64 bits,
+    shares between 0 and 1."""
+    if "complete" in document and not isinstance(document["complete"], bool):
+        raise BoundaryError(f"{where}, field complete", document["complete"], "true or false")
+    for section in ("counts", "llm_run"):
+        values = document.get(section)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            raise BoundaryError(f"{where}, field {section}", values, "an object")
+        for key in _COUNT_KEYS:
+            if key in values:
+                check_integer(values[key], f"{where}, field {section}.{key}", low=0,
+                              what="a count")
+        for key in _SHARE_KEYS:
+            if key in values:
+                check_quantity(values[key], f"{where}, field {section}.{key}", "probability")
+        if "complete" in values and not isinstance(values["complete"], bool):
+            raise BoundaryError(f"{where}, field {section}.complete", values["complete"],
+                                "true or false")
+
+
+def _share(numerator, denominator) -> float | None:
+    return numerator / denominator if isinstance(numerator, int) and denominator else None
+
+
+def run_status(manifest: dict | None) -> dict:
+    """What a (validated) runner manifest says of its run: ``complete`` (bool or None),
+    ``failure_share`` (items without a usable answer) and ``fallback_share`` (items filled
+    with a fallback instead of the model's answer), each a share 0–1 or None when the
+    manifest does not say. Read from ``llm_run`` first, then from ``counts``."""
+    manifest = manifest or {}
+    run = manifest.get("llm_run") if isinstance(manifest.get("llm_run"), dict) else {}
+    counts = manifest.get("counts") if isinstance(manifest.get("counts"), dict) else {}
+    total = counts.get("cases") or counts.get("samples")
+    failure = run.get("failure_share")
+    if failure is None:
+        failed = (counts.get("request_failed", 0) + counts.get("answer_failed", 0)
+                  if "cases" in counts else counts.get("failed"))
+        failure = _share(failed, total)
+    fallback = run.get("fallback_share")
+    if fallback is None:
+        fallback = _share(counts.get("filled"), total)
+    complete = manifest.get("complete", run.get("complete"))
+    return {"complete": complete if isinstance(complete, bool) else None,
+            "failure_share": None if failure is None else float(failure),
+            "fallback_share": None if fallback is None else float(fallback)}
 
 
 def check_output_file(out: Path, *, kind: str, overwrite: bool, option: str = "--out",

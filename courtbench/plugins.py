@@ -97,6 +97,9 @@ class DatasetPlugin:
         leaderboard_protocol: ``(rerun options, where)`` → the ways the options differ from
             the benchmark's leaderboard protocol (empty: comparable); raises CourtbenchError
             for missing or mistyped options (see :mod:`courtbench.leaderboard.protocol`).
+        leaderboard_verifier: ``()`` → a :class:`courtbench.leaderboard.verifiers.VerifierSpec`:
+            how ``leaderboard check`` and the leaderboard Space recompute a record's numbers
+            from its predictions and the accepted data's gold values.
         metric_modules: names of the ``evaluate`` metric modules the dataset ships, each a
             folder ``metrics/<name>/`` holding ``<name>.py``, card, app and requirements
             (see :mod:`courtbench.metric_modules`).
@@ -130,6 +133,7 @@ class DatasetPlugin:
     leaderboard_records: Callable[[dict, dict, list[str]], list[dict]] | None = None
     leaderboard_protocol: Callable[[dict, str], list[str]] | None = None
     inspect_task: Callable[..., object] | None = None
+    leaderboard_verifier: Callable[[], object] | None = None
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:

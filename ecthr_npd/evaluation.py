@@ -51,7 +51,7 @@ from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
 from courtbench.leaderboard.rerun import rerun_block
 from courtbench.metric_modules import load_metric_module
-from courtbench.output_files import read_manifest
+from courtbench.output_files import read_manifest, run_status
 from courtbench.predictions import parse_decimal, read_predictions
 from courtbench.report import Report, Table, write_report
 from ecthr_npd import report_tables, schema
@@ -321,14 +321,18 @@ def system_variants(prediction_files: dict[str, Path]) -> dict[str, dict[str, An
 
 
 def fallback_share(path: Path) -> float | None:
-    """Share of a ``courtbench predict`` run's cases whose request or answer failed (filled
-    with the fallback or left out), from the manifest beside ``path``; None without one."""
-    manifest = read_manifest(path)
-    counts = (manifest or {}).get("counts") or {}
-    if not counts.get("cases"):
-        return None
-    failed = counts.get("request_failed", 0) + counts.get("answer_failed", 0)
-    return failed / counts["cases"]
+    """Share of a runner's cases filled with the fallback or whose request or answer failed
+    (the larger of the two), from the validated manifest beside ``path``; None without one
+    or when it states neither."""
+    status = run_status(read_manifest(path))
+    shares = [v for v in (status["fallback_share"], status["failure_share"]) if v is not None]
+    return max(shares) if shares else None
+
+
+def incomplete_runs(files: dict[str, Path]) -> list[str]:
+    """Systems whose runner manifest says the run is incomplete (``complete: false``)."""
+    return [name for name, path in files.items()
+            if run_status(read_manifest(path))["complete"] is False]
 
 
 def _table_context(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
@@ -345,21 +349,27 @@ def _table_context(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]
     return {"scopes": {name: scope_label(values) for name, values in systems.items()},
             "intervals": intervals,
             "fallback": {name: fallback_share(path) for name, path in files.items()},
+            "incomplete": incomplete_runs(files),
             "constant": [name for name, values in systems.items()
                          if "test" in values and np.ptp(values["test"]) == 0],
             "zero_threshold": zero_threshold}
 
 
 def _banner(context: dict[str, Any]) -> str:
-    """A warning line for systems whose fallback / failure share exceeds the threshold."""
+    """Warning lines for systems whose fallback / failure share exceeds the threshold and
+    for runs their manifest calls incomplete."""
     high = {name: share for name, share in context["fallback"].items()
             if share is not None and share > FALLBACK_BANNER_SHARE}
-    if not high:
-        return ""
-    listed = ", ".join(f"{name} {100 * share:.1f}%" for name, share in sorted(high.items()))
-    return (f"\n\n> **Warning: high fallback / failure share** (above "
-            f"{100 * FALLBACK_BANNER_SHARE:.0f}% of the run's cases): {listed}. Their figures "
-            "partly score the fallback, not the model.")
+    lines = ""
+    if high:
+        listed = ", ".join(f"{name} {100 * share:.1f}%" for name, share in sorted(high.items()))
+        lines += (f"\n\n> **Warning: high fallback / failure share** (above "
+                  f"{100 * FALLBACK_BANNER_SHARE:.0f}% of the run's cases): {listed}. Their "
+                  "figures partly score the fallback, not the model.")
+    if context.get("incomplete"):
+        lines += ("\n\n> **Warning: incomplete run(s)** (their manifest says complete: false): "
+                  + ", ".join(sorted(context["incomplete"])) + ".")
+    return lines
 
 
 def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]], *,
@@ -418,6 +428,7 @@ def _provenance(data: BenchmarkData, prediction_files: dict[str, Path],
         "views": {"states": N_STATES, "top_articles": top_articles},
         "scope": context["scopes"],
         "fallback_share": context["fallback"],
+        "incomplete_runs": context.get("incomplete", []),
         "versions": package_versions(),
     }
 

@@ -133,5 +133,6 @@ PLUGIN = DatasetPlugin(
     rescore_report=deferred("ecthr_npd.leaderboard:rescore_report"),
     leaderboard_records=deferred("ecthr_npd.leaderboard:leaderboard_records"),
     leaderboard_protocol=deferred("ecthr_npd.leaderboard:leaderboard_protocol"),
+    leaderboard_verifier=deferred("ecthr_npd.leaderboard:verifier_spec"),
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

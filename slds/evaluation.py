@@ -38,7 +38,7 @@ from courtbench.hub.files import fingerprint, list_files, sha256_file
 from courtbench.leaderboard.rerun import rerun_block
 from courtbench.llm import EndpointConfig
 from courtbench.metric_modules import load_metric_module
-from courtbench.output_files import read_manifest
+from courtbench.output_files import read_manifest, run_status
 from courtbench.predictions import read_predictions
 from courtbench.report import Report, Table, write_report
 from slds.data import read_split
@@ -374,9 +374,9 @@ def _macro(values: list[dict]) -> dict:
 
 
 def failure_share(path: Path) -> float | None:
-    """Share of failed generations of a ``courtbench generate`` run (its manifest)."""
-    counts = (read_manifest(path) or {}).get("counts") or {}
-    return counts["failed"] / counts["samples"] if counts.get("samples") else None
+    """Share of failed generations of a ``courtbench generate`` run (its validated manifest;
+    None without one)."""
+    return run_status(read_manifest(path))["failure_share"]
 
 
 def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
@@ -391,7 +391,8 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
     ids, pairs = rows["sample_id"], _pair_of_rows(rows)
     texts_of: dict[str, list[str]] = {}
     results: dict[str, dict] = {}
-    counts: dict[str, dict] = {"failed": {}, "empty": {}, "scope": {}, "failure_share": {}}
+    counts: dict[str, dict] = {"failed": {}, "empty": {}, "scope": {}, "failure_share": {},
+                               "complete": {}}
     for path in prediction_files:
         system = path.stem
         if system in results:
@@ -404,6 +405,7 @@ def evaluate_files(data_dir: Path, prediction_files: list[Path], out_dir: Path,
         counts["empty"][system] = sum(not t.strip() for t in texts) - counts["failed"][system]
         counts["scope"][system] = covered
         counts["failure_share"][system] = failure_share(path)
+        counts["complete"][system] = run_status(read_manifest(path))["complete"]
         results[system] = score_system(rows.select(index), texts, settings)
         results[system]["_n"] = {pair: pairs.count(pair) for pair in covered}
         texts_of[system] = [predicted.get(i) or "" for i in ids]
@@ -436,12 +438,17 @@ def _main_table(settings: EvaluationSettings, results: dict, counts: dict,
 def _banner(counts: dict) -> str:
     high = {s: v for s, v in counts["failure_share"].items()
             if v is not None and v > FAILURE_BANNER_SHARE}
-    if not high:
-        return ""
-    return ("> **Warning: high failure share** (above "
-            f"{100 * FAILURE_BANNER_SHARE:.0f}% of the run's samples): "
-            + ", ".join(f"{s} {100 * v:.1f}%" for s, v in sorted(high.items()))
-            + ". Their failed rows are scored as empty predictions.")
+    incomplete = sorted(s for s, complete in counts["complete"].items() if complete is False)
+    lines = []
+    if high:
+        lines.append("> **Warning: high failure share** (above "
+                     f"{100 * FAILURE_BANNER_SHARE:.0f}% of the run's samples): "
+                     + ", ".join(f"{s} {100 * v:.1f}%" for s, v in sorted(high.items()))
+                     + ". Their failed rows are scored as empty predictions.")
+    if incomplete:
+        lines.append("> **Warning: incomplete run(s)** (their manifest says complete: false): "
+                     + ", ".join(incomplete) + ".")
+    return "\n\n".join(lines)
 
 
 def _report(data_dir: Path, prediction_files: list[Path], settings: EvaluationSettings,
@@ -452,6 +459,7 @@ def _report(data_dir: Path, prediction_files: list[Path], settings: EvaluationSe
         "courtbench": __version__, "split": settings.split, "n": rows.num_rows,
         "configs": list(settings.configs) if settings.configs else "inferred per file",
         "scope": counts["scope"], "failure_share": counts["failure_share"],
+        "run_complete": counts["complete"],
         "data_fingerprint": data_fingerprint,
         "predictions_sha256": {p.stem: sha256_file(p) for p in prediction_files},
         "failed_predictions": counts["failed"], "empty_predictions": counts["empty"],

@@ -104,5 +104,6 @@ PLUGIN = DatasetPlugin(
     rescore_report=deferred("slds.leaderboard:rescore_report"),
     leaderboard_records=deferred("slds.leaderboard:leaderboard_records"),
     leaderboard_protocol=deferred("slds.leaderboard:leaderboard_protocol"),
+    leaderboard_verifier=deferred("slds.leaderboard:verifier_spec"),
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )

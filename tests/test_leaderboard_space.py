@@ -1,96 +1,58 @@
-"""The leaderboard Space page, launched on loopback and driven with gradio_client."""
+"""The leaderboard Space page, written by ``courtbench leaderboard space``, launched on
+loopback and driven with gradio_client: it recomputes every record at load, shows only those
+whose numbers come out the same, lists every refused file with its reason, and a reload says
+what changed (the header and the tables count the same records)."""
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
-import time
 
-import numpy as np
 import pytest
-from leaderboard_records import HOSTILE_REASONS, make_record, write_hostile_records, write_records
+from leaderboard_records import (
+    HOSTILE_REASONS,
+    OFF_PROTOCOL,
+    build,
+    ecthr_gold,
+    ecthr_predictions,
+    skeleton,
+    write_page_folder,
+    write_records,
+)
 
-from courtbench.leaderboard.folders import results_card
-from courtbench.leaderboard.results_schema import paired_bootstrap
-from courtbench.resources import package_path
+from courtbench.leaderboard.folders import write_space_folder
+from courtbench.leaderboard.results_schema import paired_bootstrap, primary_metric
+from courtbench.spaces.screenshots import free_port, page_environment, stop, wait_until_serving
 
 gradio_client = pytest.importorskip("gradio_client", reason="needs the 'spaces' extra")
 
 pytestmark = pytest.mark.slow
 
-OFF_PROTOCOL = "--resamples 2: the protocol needs at least 1,000"
-RNG = np.random.default_rng(0)
-ERRORS = {"train_median": RNG.uniform(0, 100, 60), "big_llm": RNG.uniform(0, 60, 60),
-          "small_llm": RNG.uniform(0, 90, 60)}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     folder = tmp_path_factory.mktemp("results")
-    big = make_record("ecthr_npd", "big_llm", ERRORS["big_llm"], size=70.0)
-    big["model_name"] = "org/big-model"
-    twin = dict(big, system="big_llm_twin", model_name="<img src=x onerror=alert(1)>")
-    write_records(folder, [
-        make_record("ecthr_npd", "train_median", ERRORS["train_median"], reference=True,
-                    family="baseline"),
-        big, twin,
-        make_record("ecthr_npd", "small_llm", ERRORS["small_llm"], size=7.0,
-                    selection="validation"),
-        make_record("slds", "lead", [10.0, 20.0, 30.0], lower=False, reference=True,
-                    family="baseline", grid=True),
-    ])
-    write_records(folder, [
-        dict(make_record("ecthr_npd", "few_resamples", ERRORS["big_llm"] / 3),
-             leaderboard_table="unofficial", unofficial_reason=OFF_PROTOCOL),
-        dict(make_record("ecthr_npd", "own_data", ERRORS["big_llm"] / 4), data_fingerprint="a" * 64),
-    ])
-    (folder / "README.md").write_text(results_card({"ecthr_npd": {"f" * 64: "synthetic"},
-                                                    "slds": {"f" * 64: "synthetic"}}),
-                                      encoding="utf-8")
-    (folder / "results" / "slds" / "broken.json").write_text('{"schema": "x"}\n')
-    write_hostile_records(folder, big)
-    port = _free_port()
-    env = {**os.environ, "RESULTS_DIR": str(folder), "GRADIO_SERVER_NAME": "127.0.0.1",
-           "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False",
-           "HF_HUB_OFFLINE": "1"}
-    app = package_path("courtbench", "spaces", "leaderboard", "app.py")
-    process = subprocess.Popen([sys.executable, str(app)], cwd=app.parent, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"app exited: {process.stdout.read()}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        process.kill()
-        pytest.fail("app did not start within 180 s")
-    client = gradio_client.Client(url, verbose=False)
-    client.url = url
-    client.folder = folder
-    yield client
-    process.terminate()
-    process.wait(timeout=30)
+    records = write_page_folder(folder)
+    space = tmp_path_factory.mktemp("space-parent") / "space"
+    write_space_folder(space, "org/res")
+    port = free_port()
+    env = {**page_environment(port), "RESULTS_DIR": str(folder)}
+    log = space.parent / "leaderboard.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([sys.executable, str(space / "app.py")], cwd=space, env=env,
+                                   stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_until_serving(process, port, log)
+        client = gradio_client.Client(f"http://127.0.0.1:{port}/", verbose=False)
+        client.folder, client.records = folder, records
+        yield client
+    finally:
+        stop(process)
 
 
 def _systems(result) -> list[str]:
     headers, rows = result["headers"], result["data"]
-    return [row[headers.index("system")] for row in rows]
-
-
-COLUMNS = None  # the default column choice
+    return [row[headers.index("system")] for row in rows if row]
 
 
 def _value(output):
@@ -99,53 +61,47 @@ def _value(output):
 
 
 def _table(page, sort_by="", order="better first", search="", families=(), data="all",
-           selection="all", size=None, columns=COLUMNS, benchmark="ecthr_npd"):
+           selection="all", size=None, columns=None, benchmark="ecthr_npd"):
     table, note = page.predict(sort_by, order, search, list(families), data, selection, size,
                                columns or [], api_name=f"/table_{benchmark}")
     return _value(table), note
 
 
-def test_table_ranks_by_the_primary_metric_and_marks_references(page):
+def _mae(page, system):
+    return primary_metric(page.records[system])["value"]
+
+
+def test_table_ranks_by_the_recomputed_primary_metric_and_marks_references(page):
     result, note = _table(page)
-    expected = sorted(["train_median", "big_llm", "small_llm"], key=lambda s: ERRORS[s].mean())
-    systems = [s for s in _systems(result) if s != "big_llm_twin"]
-    assert systems == [("★ " if s == "train_median" else "") + s for s in expected]
+    ranked = ["train_median", "big_llm", "big_llm_twin", "small_llm", "MyModel"]
+    expected = sorted(ranked, key=lambda s: (_mae(page, s), ranked.index(s)))
+    assert [s.removeprefix("★ ") for s in _systems(result)] == expected
+    assert "★ train_median" in _systems(result)
     headers = result["headers"]
-    assert headers[:2] == ["rank", "system"] and [row[0] for row in result["data"]] == [1, 2, 3, 4]
+    assert headers[:2] == ["rank", "system"] and [row[0] for row in result["data"]] == [1, 2, 3,
+                                                                                       4, 5]
     assert "MAE ↓" in headers and "ID MAE ↓" in headers and "MAE ↓ CI low" in headers
-    assert note == "4 system(s)."
+    assert note == "5 system(s)."
 
 
-def test_unofficial_and_unaccepted_records_are_only_in_the_labelled_unofficial_table(page):
-    main_systems = _systems(_table(page)[0])
-    assert "few_resamples" not in main_systems and "own_data" not in main_systems
+def test_unofficial_records_are_only_in_the_labelled_table(page):
+    assert "few_resamples" not in _systems(_table(page)[0])
     table, note = page.predict(api_name="/unofficial_ecthr_npd")
     table = _value(table)
     rows = {row[0]: dict(zip(table["headers"], row, strict=True)) for row in table["data"]}
-    assert list(rows) == ["own_data", "few_resamples"]  # MAE better first, not ranked
-    assert "rank" not in table["headers"]
-    reason = "why unofficial (what differs)"
-    assert rows["few_resamples"][reason] == OFF_PROTOCOL
-    assert rows["few_resamples"]["data fingerprint"] == "f" * 16 + "…"
-    assert "data fingerprint aaaaaaaaaaaaaaaa… is not among the accepted" in rows["own_data"][reason]
-    assert note.startswith("2 system(s), not ranked")
-    empty, note = page.predict(api_name="/unofficial_slds")
-    assert not [row for row in _value(empty)["data"] if any(row)] and note == "No unofficial records."
+    assert list(rows) == ["few_resamples"] and "rank" not in table["headers"]
+    assert rows["few_resamples"]["why unofficial (what differs)"] == OFF_PROTOCOL
+    assert note.startswith("1 system(s), not ranked")
 
 
-def test_table_sorting_search_columns_and_filters(page):
-    result, _ = _table(page, "MAE ↓", families=["llm"], size=10.0)
-    assert _systems(result) == ["small_llm"]
+def test_sorting_search_columns_filters_and_the_note_counts_what_is_hidden(page):
+    result, note = _table(page, "MAE ↓", families=["llm"], size=10.0)
+    assert _systems(result) == ["small_llm", "MyModel"]  # an unknown size is kept
+    assert note == "2 of 5 ranked system(s) shown; the search and filters hide 3."
     result, _ = _table(page, "size (B)", order="worse first")
-    assert _systems(result)[:2] in (["big_llm", "big_llm_twin"], ["big_llm_twin", "big_llm"])
-    result, _ = _table(page, "MAE ↓ CI low", order="worse first")
-    lows = [row[result["headers"].index("MAE ↓ CI low")] for row in result["data"]]
-    assert lows == sorted(lows, reverse=True) and all(isinstance(v, float) for v in lows)
-    result, _ = _table(page, search="SMALL")
-    assert _systems(result) == ["small_llm"]
-    result, note = _table(page, search="no such system")
-    assert result["data"] == [] or result["data"] == [[]] or not result["data"][0]
-    assert note.startswith("**No rows match")
+    assert set(_systems(result)[:2]) == {"big_llm", "big_llm_twin"}
+    result, _ = _table(page, search="no such system")
+    assert not _systems(result)
     result, _ = _table(page, columns=["MAE ↓", "date"])
     assert result["headers"] == ["rank", "system", "date", "MAE ↓"]
 
@@ -158,45 +114,53 @@ def test_model_links_only_for_hub_ids_and_record_text_is_not_markup(page):
     assert rows["big_llm_twin"]["model"] == "<img src=x onerror=alert(1)>"  # a str cell: text
 
 
-def test_pair_comparison_is_the_paired_bootstrap(page):
+def test_pair_comparison_is_the_paired_bootstrap_of_the_recomputed_errors(page):
     verdict, status = page.predict("big_llm", "train_median", api_name="/compare_ecthr_npd")
-    expected = paired_bootstrap(ERRORS["big_llm"], ERRORS["train_median"], lower_is_better=True)
+    expected = paired_bootstrap(page.records["big_llm"]["per_item"],
+                                page.records["train_median"]["per_item"], lower_is_better=True)
     assert verdict["delta"] == pytest.approx(expected["delta"])
     assert verdict["p_a_better"] == pytest.approx(expected["p_a_better"])
     assert verdict["verdict"] == "big_llm is better" and status == "Done."
-
-
-def test_identical_systems_are_not_significant_and_a_system_is_not_compared_with_itself(page):
     verdict, _ = page.predict("big_llm", "big_llm_twin", api_name="/compare_ecthr_npd")
-    assert verdict["verdict"] == "no significant difference"
-    assert verdict["delta"] == 0.0 and verdict["p_a_better"] == 0.0
+    assert verdict["verdict"] == "no significant difference" and verdict["delta"] == 0.0
     _, status = page.predict("big_llm", "big_llm", api_name="/compare_ecthr_npd")
     assert status == "Error: big_llm against itself: pick two different systems"
 
 
 def test_language_grid_of_a_system_is_rounded_and_labelled(page):
-    result, status = page.predict("lead", "ROUGE-L F1", api_name="/grid_slds")
+    result, _ = page.predict("lead", "ROUGE-L F1", api_name="/grid_slds")
     result = _value(result)
     assert len(result["data"]) == 3 and len(result["headers"]) == 4
     assert result["headers"][0] == "ROUGE-L F1 — rows: decision language ↓"
     assert result["headers"][1] == "headnote language: de"
-    assert all(round(v, 2) == v for row in result["data"] for v in row[1:])
 
 
-def test_hostile_records_are_skipped_and_listed_and_reload_reads_new_files(page):
+def test_every_hostile_file_is_listed_and_a_reload_says_what_changed(page):
     outputs = page.predict(api_name="/reload")
     header = next(o for o in outputs if isinstance(o, str) and o.startswith("# courtbench"))
     refused = next(_value(o) for o in outputs if isinstance(_value(o), dict)
                    and _value(o).get("headers") == ["refused file", "reason"])
-    names = [row[0] for row in refused["data"]]
-    assert set(HOSTILE_REASONS) | {"results/slds/broken.json"} <= set(names)
-    assert "Synthetic data" in header and "file(s) refused" in header
-    extra = make_record("ecthr_npd", "late_llm", ERRORS["small_llm"] / 2)
-    write_records(page.folder, [extra])
+    reasons = {row[0]: row[1] for row in refused["data"]}
+    assert set(HOSTILE_REASONS) | {"results/slds/broken.json"} <= set(reasons)
+    for name, phrase in HOSTILE_REASONS.items():
+        assert phrase in reasons[name]
+    assert "ecthr_npd: 5 ranked, 1 unofficial" in header
+    assert f"{len(reasons)} file(s) refused" in header
+    assert "Reloaded: 0 record(s) added; 0 removed; 0 changed" in header
+    gold = ecthr_gold()
+    late = build(skeleton("ecthr_npd", "late_llm", values=ecthr_predictions(gold, 100, 9)),
+                 gold)[0]
+    liar = dict(late, system="late_liar", per_item=[0.0] * len(late["per_item"]))
+    write_records(page.folder, [late, liar])
     try:
-        page.predict(api_name="/reload")
-        result, _ = _table(page)
-        assert "late_llm" in _systems(result)
+        outputs = page.predict(api_name="/reload")
+        header = next(o for o in outputs if isinstance(o, str) and o.startswith("# courtbench"))
+        assert "Reloaded: 1 record(s) added: ecthr_npd/late_llm" in header
+        assert "(1 newly: results/ecthr_npd/late_liar.json)" in header
+        assert "ecthr_npd: 6 ranked, 1 unofficial" in header
+        result, note = _table(page)
+        assert "late_llm" in _systems(result) and note == "6 system(s)."
     finally:
-        (page.folder / "results" / "ecthr_npd" / "late_llm.json").unlink()
+        for name in ("late_llm", "late_liar"):
+            (page.folder / "results" / "ecthr_npd" / f"{name}.json").unlink()
         page.predict(api_name="/reload")

@@ -9,13 +9,12 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
 from browser import STORED_AND_SHOWN, Browser
-from leaderboard_records import make_record, write_hostile_records, write_records
+from leaderboard_records import OFF_PROTOCOL, write_page_folder
 
+from courtbench.leaderboard.folders import write_space_folder
 from courtbench.metric_modules import metric_folders
-from courtbench.resources import package_path
 from courtbench.spaces.screenshots import (
     free_port,
     page_environment,
@@ -57,21 +56,14 @@ def test_judge_page_keeps_no_api_key_after_a_run_and_a_reload(tmp_path, monkeypa
 @pytest.fixture()
 def hostile_leaderboard(tmp_path):
     folder = tmp_path / "results"
-    errors = np.random.default_rng(2).uniform(0, 60, 30)
-    big = make_record("ecthr_npd", "big_llm", list(errors))
-    write_records(folder, [big, dict(big, system="twin", model_name="<img src=x onerror=alert(1)>"),
-                           make_record("slds", "lead", [10.0, 20.0, 30.0], lower=False,
-                                       grid=True),
-                           dict(make_record("ecthr_npd", "off_protocol", list(errors / 2)),
-                                leaderboard_table="unofficial",
-                                unofficial_reason="--resamples 2: the protocol needs 1,000")])
-    write_hostile_records(folder, big)
+    write_page_folder(folder)  # verified records, a twin with hostile model text, hostile files
+    space = tmp_path / "space"
+    write_space_folder(space, "org/res")
     port = free_port()
     env = {**page_environment(port), "RESULTS_DIR": str(folder)}
-    app = package_path("courtbench", "spaces", "leaderboard", "app.py")
     log = tmp_path / "leaderboard.log"
     with open(log, "wb") as out:
-        process = subprocess.Popen([sys.executable, str(app)], cwd=app.parent, env=env,
+        process = subprocess.Popen([sys.executable, str(space / "app.py")], cwd=space, env=env,
                                    stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_until_serving(process, port, log)
@@ -88,9 +80,9 @@ def test_leaderboard_renders_hostile_record_text_as_text(hostile_leaderboard):
         assert "courtbench leaderboard" in text and "big_llm" in text
         assert "<img src=x onerror=alert(1)>" in text  # shown, as text
         ranked, label, labelled = text.partition("Not part of the ranking above")
-        assert label and "Unofficial data / non-protocol options" in ranked  # its heading
-        assert "off_protocol" not in ranked  # the main table, above the labelled one
-        assert "off_protocol" in labelled and "--resamples 2: the protocol needs 1,000" in labelled
+        assert label and "Unofficial: non-protocol options or incomplete runs" in ranked
+        assert "few_resamples" not in ranked  # the main table, above the labelled one
+        assert "few_resamples" in labelled and OFF_PROTOCOL in labelled
         images = browser.evaluate("[...document.querySelectorAll('img')].map(i => "
                                   "i.getAttribute('src'))")
         assert "x" not in images, images

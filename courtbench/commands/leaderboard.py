@@ -5,10 +5,14 @@
     courtbench leaderboard check RESULTS_DIR
 
 ``init`` writes a results dataset folder seeded with the reference baselines of the given
-evaluation reports (verified like a submission), so that a new leaderboard is never empty;
-publish it with ``courtbench publish OUT --repo-id ORG/courtbench-results``. ``space`` writes
-the Gradio Space that shows it (publish with ``courtbench publish OUT --repo-id
-ORG/leaderboard``). ``check`` validates every record of a results folder.
+evaluation reports (verified like a submission; every other system of a report is listed as
+left out, with why), the gold values of their data (``gold/``) and the card pinning both, so
+that a new leaderboard is never empty; publish it with ``courtbench publish OUT --repo-id
+ORG/courtbench-results``. ``space`` writes the Gradio Space that shows it (publish with
+``courtbench publish OUT --repo-id ORG/leaderboard``). ``check`` recomputes every number of
+every record of a results folder from its predictions against the gold values, as the Space
+does at every load, and refuses (exit 1) when any record differs, naming the file, the field
+and both values.
 """
 
 from __future__ import annotations
@@ -24,10 +28,14 @@ from courtbench.leaderboard.folders import (
 
 
 def _init(args: argparse.Namespace) -> int:
-    written = write_results_folder(args.out, args.reference_report)
+    written, left_out = write_results_folder(args.out, args.reference_report)
     print(f"{args.out}: results folder with {len(written)} reference record(s)")
     for path in written:
         print(f"  {path}")
+    for report, systems in left_out.items():
+        print(f"left out of {report}: {len(systems)} system(s) that are not reference rows")
+        for system, why in sorted(systems.items()):
+            print(f"  {system}: {why}")
     return 0
 
 
@@ -39,7 +47,8 @@ def _space(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     records = read_results_folder(args.folder)
-    print(f"{args.folder}: {len(records)} valid record(s)")
+    print(f"{args.folder}: {len(records)} record(s), every number recomputed from the "
+          "predictions and found the same")
     return 0
 
 

@@ -1,19 +1,27 @@
-"""Open the pull request that adds result records to the leaderboard's results repository."""
+"""Open the pull request that adds result records to the leaderboard's results repository,
+and read that repository's card. Every Hub call is bounded in time
+(:mod:`courtbench.publish.network`): a network that accepts connections and never answers
+fails within a minute."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import requests
 from huggingface_hub import CommitOperationAdd, HfApi, hf_hub_download
 from huggingface_hub.errors import HfHubHTTPError
 
+from courtbench.compat import http_error_base
 from courtbench.errors import CourtbenchError
 from courtbench.hub.card import read_card_metadata
 from courtbench.leaderboard.protocol import accepted_data
-from courtbench.leaderboard.results_schema import dumps_record, record_path
+from courtbench.leaderboard.results_schema import dumps_record, primary_metric, record_path
 from courtbench.publish.executor import resolve_token
+from courtbench.publish.network import call_with_deadline
+
+#: Longest wait for the results dataset's card and for opening the pull request (seconds).
+CARD_SECONDS = 60.0
+PULL_REQUEST_SECONDS = 120.0
 
 
 def pr_description(records: list[dict[str, Any]]) -> tuple[str, str]:
@@ -23,21 +31,36 @@ def pr_description(records: list[dict[str, Any]]) -> tuple[str, str]:
     title = f"Add {benchmark} results: {systems}"
     lines = [f"Submitted with courtbench {records[0]['courtbench_version']}; re-scored against "
              f"data fingerprint `{records[0]['data_fingerprint'][:16]}…` "
-             f"({records[0]['data_kind']}) before submission.", ""]
+             f"({records[0]['data_kind']}) before submission. Every number can be recomputed "
+             "from the predictions in the record (`courtbench leaderboard check`).", ""]
     for record in records:
-        primary = next(m for m in record["metrics"] if m["primary"])
+        primary = primary_metric(record)
         lines.append(f"- `{record_path(record)}`: {primary['name']} {primary['value']:,.4f}"
-                     + (f" (model {record['model_name']})" if record["model_name"] else ""))
+                     + (f" (model {record['model_name']})" if record["model_name"] else "")
+                     + (f" — unofficial: {record['unofficial_reason']}"
+                        if record["leaderboard_table"] == "unofficial" else ""))
     return title, "\n".join(lines)
 
 
+def _network_errors() -> tuple[type[BaseException], ...]:
+    return (http_error_base(), OSError, ValueError)
+
+
+def _status_text(error: BaseException) -> str:
+    response = getattr(error, "response", None)
+    status = getattr(response, "status_code", None)
+    first = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+    return f"HTTP {status}: {first}" if status else f"{type(error).__name__}: {first}"
+
+
 def open_pull_request(records: list[dict[str, Any]], repo_id: str, *,
-                      api: Any = None) -> str:
+                      api: Any = None, seconds: float = PULL_REQUEST_SECONDS) -> str:
     """One ``create_commit(create_pr=True)`` adding one JSON file per record; returns the
     pull request's URL.
 
     Raises:
-        CourtbenchError: no token, or the Hub refused (the message names the status).
+        CourtbenchError: no token, the Hub refused (the message names the status), or no
+            answer within ``seconds``.
     """
     operations = [CommitOperationAdd(path_in_repo=record_path(r),
                                      path_or_fileobj=dumps_record(r).encode("utf-8"))
@@ -46,40 +69,48 @@ def open_pull_request(records: list[dict[str, Any]], repo_id: str, *,
     if api is None:
         api = HfApi(token=resolve_token())
     try:
-        info = api.create_commit(repo_id, operations, commit_message=title,
-                                 commit_description=body, repo_type="dataset", create_pr=True)
+        info = call_with_deadline(
+            api.create_commit, repo_id, operations, commit_message=title,
+            commit_description=body, repo_type="dataset", create_pr=True, seconds=seconds,
+            what=f"{repo_id}: opening the pull request",
+            after=f"check {repo_id}'s pull requests before trying again")
     except HfHubHTTPError as error:
-        status = error.response.status_code if error.response is not None else None
-        raise CourtbenchError(f"{repo_id}: the Hub refused the pull request (HTTP {status}: "
-                              f"{str(error).splitlines()[0] if str(error) else 'no detail'})"
-                              ) from None
-    except (requests.exceptions.RequestException, OSError) as error:
+        raise CourtbenchError(f"{repo_id}: the Hub refused the pull request "
+                              f"({_status_text(error)})") from None
+    except _network_errors() as error:
         raise CourtbenchError(f"{repo_id}: could not reach the Hub to open the pull request "
-                              f"({type(error).__name__}: {str(error).splitlines()[0][:200]}); "
-                              "nothing was sent; try again later") from None
+                              f"({_status_text(error)}); nothing was sent; try again later"
+                              ) from None
     return info.pr_url or info.commit_url
 
 
-def read_accepted_data(repo_id: str, *, results_folder: Path | None = None,
-                       download=hf_hub_download) -> dict[str, dict[str, str]]:
-    """The accepted data ``{benchmark: {fingerprint: data_kind}}`` of the results dataset:
-    from the card of ``results_folder`` when given (a local copy), else from the card of
-    ``repo_id`` on the Hub.
+def read_results_card(repo_id: str, *, results_folder: Path | None = None,
+                      download=None, seconds: float = CARD_SECONDS
+                      ) -> dict[str, Any]:
+    """The card metadata of the results dataset: of ``results_folder`` when given (a local
+    copy), else of ``repo_id`` on the Hub (within ``seconds``). It declares the accepted data,
+    the gold pins and the reference rows.
 
     Raises:
-        CourtbenchError: the Hub cannot be reached or refuses, or the card declares none.
+        CourtbenchError: the Hub cannot be reached, refuses or does not answer in time, or
+            the card declares no accepted data.
     """
     if results_folder is not None:
-        return accepted_data(read_card_metadata(Path(results_folder)), str(results_folder))
+        metadata = read_card_metadata(Path(results_folder))
+        accepted_data(metadata, str(results_folder))
+        return metadata
     try:
-        card = Path(download(repo_id, "README.md", repo_type="dataset"))
+        card = Path(call_with_deadline(download or hf_hub_download, repo_id, "README.md", repo_type="dataset",
+                                       seconds=seconds,
+                                       what=f"{repo_id}: reading the results dataset's card"))
     except HfHubHTTPError as error:
-        status = error.response.status_code if error.response is not None else None
-        raise CourtbenchError(f"{repo_id}: could not read the results dataset's card (HTTP "
-                              f"{status}); nothing was sent") from None
-    except (requests.exceptions.RequestException, OSError, ValueError) as error:
+        raise CourtbenchError(f"{repo_id}: could not read the results dataset's card "
+                              f"({_status_text(error)}); nothing was sent") from None
+    except _network_errors() as error:
         raise CourtbenchError(f"{repo_id}: could not reach the Hub to read the accepted data "
-                              f"({type(error).__name__}: {str(error).splitlines()[0][:200]}); "
-                              "nothing was sent; try again later, or pass --results-folder "
-                              "with a local copy of the results dataset") from None
-    return accepted_data(read_card_metadata(card.parent), f"{repo_id} (README.md)")
+                              f"({_status_text(error)}); nothing was sent; try again later, "
+                              "or pass --results-folder with a local copy of the results "
+                              "dataset") from None
+    metadata = read_card_metadata(card.parent)
+    accepted_data(metadata, f"{repo_id} (README.md)")
+    return metadata

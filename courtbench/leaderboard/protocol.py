@@ -8,8 +8,10 @@ the results dataset accepts, the scoring options the benchmark's protocol.
 - the results dataset's card declares the accepted data per benchmark
   (:data:`ACCEPTED_KEY`: ``{benchmark: {fingerprint: data_kind}}``, written by
   ``courtbench leaderboard init`` from the reference reports and changed only by the
-  repository's owner); :func:`accepted_data` reads it and :func:`data_table` says which
-  table a record belongs in.
+  repository's owner); :func:`accepted_data` reads it and :func:`data_problem` says why data
+  is not accepted (such a record is refused: no gold values exist to recompute it);
+- :func:`table_for` says which table a record belongs in (``unofficial`` only with
+  ``--unofficial``: other options, an incomplete or fallback-filled run).
 """
 
 from __future__ import annotations
@@ -124,5 +126,5 @@ def table_for(problems: list[str], unofficial: bool) -> tuple[str, str | None]:
     if not unofficial:
         raise CourtbenchError("not comparable with the leaderboard: " + "; ".join(problems)
                               + " (pass --unofficial to submit it to the labelled "
-                              "'unofficial data' table instead)")
+                              "'unofficial' table instead)")
     return UNOFFICIAL_TABLE, "; ".join(problems)

@@ -3,24 +3,38 @@
 This file is the one source of the record schema: ``courtbench submit`` (which writes
 records) and ``leaderboard check`` import it from here, and the leaderboard Space (which reads
 them) receives it as a real file (a link in ``courtbench/spaces/leaderboard/`` in a
-checkout). It imports only the standard library and ``numpy``, so the Space runs it without
-courtbench installed. Every record has the same flat shape for
-every benchmark, so that ``datasets.load_dataset`` reads a folder of them as one table:
+checkout). It imports only the standard library, ``numpy`` and its sibling files
+(``boundary.py``, the shared validator, and ``paired_bootstrap.py``), so the Space runs it
+without courtbench installed. Every record has the same flat shape for every benchmark, so
+that ``datasets.load_dataset`` reads a folder of them as one table:
 
 - identity: ``benchmark``, ``system``, ``family`` (``baseline``, ``tree``, ``llm`` …),
-  ``reference`` (a reference baseline of the benchmark), ``model_name``, ``model_size_b``
+  ``reference`` (a reference baseline of the benchmark: only ``courtbench leaderboard init``
+  writes one, and the results dataset's card lists it), ``model_name``, ``model_size_b``
   (billions of parameters when known), ``endpoint_host``, ``selection`` (how settings were
   chosen: ``validation``, ``rolling`` … or null);
 - reproducibility: ``parameters_json`` and ``prompt_hashes_json`` (JSON text: their keys differ
   per system), ``data_kind`` (``real`` or ``synthetic``), ``data_source``,
   ``data_fingerprint``, ``metric_signature``, ``predictions_sha256``, ``courtbench_version``,
   ``date`` (YYYY-MM-DD);
+- what was predicted (schema 2): ``predicted_values`` (one number per test item, in the order
+  of the accepted data's gold file) or ``predicted_texts`` (one text per item, null for an
+  item outside the system's scope); the other list is empty. Every number below is
+  recomputed from them against the gold values (:mod:`record_check`);
+- the run (from a runner's manifest, null without one): ``run_complete``,
+  ``failure_share`` and ``fallback_share`` (shares of the run's items, 0–1);
 - results: ``metrics`` (``name``, ``value``, ``ci_low``, ``ci_high``, ``lower_is_better``,
-  ``primary``), ``breakdowns`` (``table``, ``row``, ``column``, ``value``: views, language
-  pairs …), ``paired_tests`` against reference systems (``against``, ``delta``,
-  ``ci_low``, ``ci_high``, ``p_better``), and ``per_item`` (one number per test item, in the
-  dataset's order, named by ``per_item_name`` with ``per_item_lower_is_better``), which lets
-  the page run a paired bootstrap between any two systems scored on the same data.
+  ``primary``, ``as_submitted``: null for a number recomputed from the predictions, else the
+  protocol of a number that needs a model to recompute, shown "as submitted"),
+  ``breakdowns`` (``table``, ``row``, ``column``, ``value``: views, language pairs …),
+  ``paired_tests`` against reference systems (``against``, ``delta``, ``ci_low``,
+  ``ci_high``, ``p_better``), and ``per_item`` (one number per scored item, in the gold
+  order, named by ``per_item_name`` with ``per_item_lower_is_better``), which lets the page
+  run a paired bootstrap between any two systems scored on the same data.
+
+Every number passes the shared validator (``boundary.py``): finite, within its quantity's
+range, integers within 64 bits. Records of schema 1 carry no predictions: they are refused
+with that reason (resubmit them).
 """
 
 from __future__ import annotations
@@ -28,15 +42,48 @@ from __future__ import annotations
 import json
 import math
 import re
-import reprlib
 from pathlib import Path
 
+import numpy as np
+
 try:  # courtbench.leaderboard.results_schema (a package) or the Space's top-level module
+    from .boundary import (
+        INT64_MAX,
+        INT64_MIN,
+        BoundaryError,
+        check_count,
+        check_number,
+        check_quantity,
+        loads_bounded,
+        name_key,
+        shown,
+        text_problem,
+        visible,
+    )
     from .paired_bootstrap import compare_paired
 except ImportError:
+    from boundary import (
+        INT64_MAX,
+        INT64_MIN,
+        BoundaryError,
+        check_count,
+        check_number,
+        check_quantity,
+        loads_bounded,
+        name_key,
+        shown,
+        text_problem,
+        visible,
+    )
     from paired_bootstrap import compare_paired
 
-SCHEMA_VERSION = "courtbench-result/1"
+SCHEMA_VERSION = "courtbench-result/2"
+#: Earlier schemas, each with the reason its records are refused.
+LEGACY_SCHEMAS = {
+    "courtbench-result/1": "a record of schema courtbench-result/1 carries no predictions, so "
+                           "its numbers cannot be recomputed; resubmit the system with "
+                           "`courtbench submit` (schema courtbench-result/2)",
+}
 DATA_KINDS = ("real", "synthetic")
 MAX_PER_ITEM = 1_000_000
 #: Limits that keep every accepted record cheap to read and to show (a record beyond them is
@@ -47,28 +94,24 @@ MAX_INT_DIGITS = 20
 MAX_TEXT_CHARS = 1000
 MAX_JSON_TEXT_CHARS = 100_000
 MAX_LIST_ITEMS = 10_000
-#: Metrics whose value is by definition the mean of the record's per-item values: their
-#: value is recomputed from ``per_item`` and a record that disagrees is refused.
-MEAN_OF_PER_ITEM = ("MAE",)
-#: Agreement demanded between a recomputed and a stated number (reports round to 4 digits).
-RELATIVE_TOLERANCE = 1e-6
-ABSOLUTE_TOLERANCE = 5e-4
+#: Longest predicted text (characters) a record may hold.
+MAX_PREDICTION_CHARS = 200_000
+#: Most bootstrap resamples a record may name (the check repeats them).
+MAX_RESAMPLES = 100_000
+#: Largest model size (billions of parameters).
+MAX_MODEL_SIZE_B = 1e6
 
-_SHOWN = reprlib.Repr()
-_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
-_SHOWN.maxlevel = 2
+_SHOWN_LIMIT = 60
 
 
-def shown(value) -> str:
-    """``repr`` of a value for a message: strings, numbers and nesting cut short, so a 10 MB
-    name or a 400-digit number never ends up in a message in full."""
-    try:
-        return _SHOWN.repr(value)
-    except (RecursionError, ValueError):
-        return f"<{type(value).__name__}>"
+def short(value) -> str:
+    """``repr`` of a value for a message, cut short (a 10 MB name or a 400-digit number never
+    ends up in a message in full)."""
+    return shown(value, _SHOWN_LIMIT)
+
 
 _METRIC_FIELDS = {"name": str, "value": float, "ci_low": float, "ci_high": float,
-                  "lower_is_better": bool, "primary": bool}
+                  "lower_is_better": bool, "primary": bool, "as_submitted": str}
 _BREAKDOWN_FIELDS = {"table": str, "row": str, "column": str, "value": float}
 _TEST_FIELDS = {"against": str, "delta": float, "ci_low": float, "ci_high": float,
                 "p_better": float}
@@ -84,11 +127,14 @@ FIELDS: dict[str, tuple[type, bool]] = {
     "courtbench_version": (str, False), "date": (str, False), "metrics": (list, False),
     "breakdowns": (list, False), "paired_tests": (list, False), "per_item_name": (str, True),
     "per_item_lower_is_better": (bool, False), "per_item": (list, False),
+    "predicted_values": (list, False), "predicted_texts": (list, False),
+    "run_complete": (bool, True), "failure_share": (float, True),
+    "fallback_share": (float, True),
 }
 
 #: What was scored and how, and the table a record belongs in (``courtbench submit`` refuses
-#: records off the protocol or off the accepted data unless ``--unofficial`` puts them into
-#: the labelled ``unofficial`` table): ``split`` scored, ``scope`` (views, language pairs),
+#: records off the protocol unless ``--unofficial`` puts them into the labelled
+#: ``unofficial`` table): ``split`` scored, ``scope`` (views, language pairs),
 #: ``options_json`` (every evaluation option, JSON text), ``resamples`` (bootstrap),
 #: ``leaderboard_table`` (``main`` or ``unofficial``) and ``unofficial_reason``.
 COMPARABILITY_FIELDS: dict[str, tuple[type, bool]] = {
@@ -101,54 +147,57 @@ FIELDS.update(COMPARABILITY_FIELDS)
 #: Card key of the results dataset that lists its accepted data: ``{benchmark: {data
 #: fingerprint: data_kind}}`` (read by ``courtbench submit`` and by the leaderboard Space).
 ACCEPTED_KEY = "courtbench_accepted_data"
+#: Card key pinning each accepted data's gold file: ``{benchmark: {fingerprint: sha256 of
+#: gold/<benchmark>/<fingerprint>.json}}`` (written by ``courtbench leaderboard init``).
+GOLD_KEY = "courtbench_gold"
+#: Card key listing the reference rows: ``{benchmark: {system: predictions_sha256}}``
+#: (written by ``courtbench leaderboard init``; no other record may claim ``reference``).
+REFERENCES_KEY = "courtbench_references"
 
+_DTYPES = {str: "string", bool: "bool", float: "float64"}
 #: ``datasets`` features of a record, written into the results repository's card.
 FEATURES_YAML: list[dict] = (
-    [{"name": name, "dtype": {str: "string", bool: "bool", float: "float64"}[kind]}
-     for name, (kind, _) in FIELDS.items() if kind is not list]
-    + [{"name": "metrics", "list": [{"name": k, "dtype": {str: "string", bool: "bool",
-                                                           float: "float64"}[t]}
+    [{"name": name, "dtype": _DTYPES[kind]} for name, (kind, _) in FIELDS.items()
+     if kind is not list]
+    + [{"name": "metrics", "list": [{"name": k, "dtype": _DTYPES[t]}
                                     for k, t in _METRIC_FIELDS.items()]},
-       {"name": "breakdowns", "list": [{"name": k, "dtype": "string" if t is str else "float64"}
+       {"name": "breakdowns", "list": [{"name": k, "dtype": _DTYPES[t]}
                                        for k, t in _BREAKDOWN_FIELDS.items()]},
-       {"name": "paired_tests", "list": [{"name": k, "dtype": "string" if t is str
-                                          else "float64"} for k, t in _TEST_FIELDS.items()]},
-       {"name": "per_item", "sequence": "float64"}])
+       {"name": "paired_tests", "list": [{"name": k, "dtype": _DTYPES[t]}
+                                         for k, t in _TEST_FIELDS.items()]},
+       {"name": "per_item", "sequence": "float64"},
+       {"name": "predicted_values", "sequence": "float64"},
+       {"name": "predicted_texts", "sequence": "string"}])
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+\-]{0,99}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def _number_problem(value) -> str | None:
-    """Why ``value`` is not a finite JSON number of at most ``MAX_INT_DIGITS`` digits."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return f"{type(value).__name__} (expected a number)"
-    if isinstance(value, int) and abs(value) >= 10 ** MAX_INT_DIGITS:
-        return f"{shown(value)} (expected a number below 1e{MAX_INT_DIGITS})"
-    if not math.isfinite(value):
-        return f"{value!r} (expected a finite number)"
+def _problem(check, *args, **kwargs) -> str | None:
+    """The message of the BoundaryError ``check(*args, **kwargs)`` raises, or None."""
+    try:
+        check(*args, **kwargs)
+    except BoundaryError as error:
+        return str(error)
     return None
 
 
-def _size_problem(value, kind: type) -> str | None:
-    """Why a text or list ``value`` is too long (``MAX_TEXT_CHARS`` / ``MAX_LIST_ITEMS``)."""
-    if kind is str and len(value) > MAX_TEXT_CHARS:
-        return f"{len(value):,} characters (expected at most {MAX_TEXT_CHARS})"
-    if kind is list and len(value) > MAX_LIST_ITEMS:
-        return f"{len(value):,} entries (expected at most {MAX_LIST_ITEMS:,})"
-    return None
-
-
-def _type_problem(value, kind: type, nullable: bool) -> str | None:
+def _type_problem(value, kind: type, nullable: bool, where: str) -> str | None:
+    """Why ``value`` is not of ``kind`` (a number: finite), or too long; None when fine."""
     if value is None:
-        return None if nullable else "null"
+        return None if nullable else f"{where}: null; expected a value"
     if kind is float:
-        return _number_problem(value)
+        return _problem(check_number, value, where)
     if kind is bool and not isinstance(value, bool):
-        return f"{type(value).__name__} (expected true/false)"
+        return f"{where}: {type(value).__name__}; expected true/false"
     if not isinstance(value, kind):
-        return f"{type(value).__name__} (expected {kind.__name__})"
-    return _size_problem(value, kind)
+        return f"{where}: {type(value).__name__}; expected {kind.__name__}"
+    if kind is str and len(value) > MAX_TEXT_CHARS:
+        return f"{where}: {len(value):,} characters; expected at most {MAX_TEXT_CHARS}"
+    if kind is list and len(value) > MAX_LIST_ITEMS:
+        return f"{where}: {len(value):,} entries; expected at most {MAX_LIST_ITEMS:,}"
+    return None
 
 
 def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> list[str]:
@@ -158,66 +207,121 @@ def _struct_problems(items, fields: dict, where: str, nullable: set[str]) -> lis
             problems.append(f"{where}[{index}]: expected an object")
             continue
         if set(item) != set(fields):
-            problems.append(f"{where}[{index}]: keys {shown(sorted(map(str, item)))}; expected "
+            problems.append(f"{where}[{index}]: keys {short(sorted(map(str, item)))}; expected "
                             f"{sorted(fields)}")
             continue
         for key, kind in fields.items():
-            problem = _type_problem(item[key], kind, key in nullable)
+            problem = _type_problem(item[key], kind, key in nullable, f"{where}[{index}].{key}")
             if problem:
-                problems.append(f"{where}[{index}].{key}: {problem}")
+                problems.append(problem)
     return problems
+
+
+_LONG_LISTS = ("per_item", "predicted_values", "predicted_texts")
+_LONG_TEXTS = ("parameters_json", "prompt_hashes_json", "options_json")
 
 
 def _shape_problems(record: dict) -> list[str]:
     """Unknown, missing and mistyped fields."""
-    problems = [f"unknown field {shown(key)}" for key in sorted(set(record) - set(FIELDS))]
+    problems = [f"unknown field {short(key)}" for key in sorted(set(record) - set(FIELDS))]
     problems += [f"missing field {key!r}" for key in FIELDS if key not in record]
     if problems:
         return problems
     for key, (kind, nullable) in FIELDS.items():
         value = record[key]
-        if key in ("parameters_json", "prompt_hashes_json") and isinstance(value, str):
-            problem = (f"{len(value):,} characters (expected at most {MAX_JSON_TEXT_CHARS:,})"
-                       if len(value) > MAX_JSON_TEXT_CHARS else None)
-        elif key == "per_item" and isinstance(value, list):
-            problem = None  # its own limit (MAX_PER_ITEM), checked value by value
+        if key in _LONG_TEXTS and isinstance(value, str):
+            problem = (f"{key}: {len(value):,} characters; expected at most "
+                       f"{MAX_JSON_TEXT_CHARS:,}" if len(value) > MAX_JSON_TEXT_CHARS else None)
+        elif key in _LONG_LISTS and isinstance(value, list):
+            problem = (f"{key}: {len(value):,} values; expected at most {MAX_PER_ITEM:,}"
+                       if len(value) > MAX_PER_ITEM else None)
         else:
-            problem = _type_problem(value, kind, nullable)
+            problem = _type_problem(value, kind, nullable, key)
         if problem:
-            problems.append(f"{key}: {problem}")
+            problems.append(problem)
     return problems
+
+
+def _json_object_problem(record: dict, key: str) -> str | None:
+    try:
+        document = loads_bounded(record[key], key, max_chars=MAX_JSON_TEXT_CHARS,
+                                 max_int_digits=MAX_INT_DIGITS)
+    except BoundaryError as error:
+        return str(error)
+    return None if isinstance(document, dict) else f"{key}: expected a JSON object as text"
+
+
+def _range_problems(record: dict) -> list[str]:
+    """Model size and run shares out of their ranges."""
+    checks = []
+    if record["model_size_b"] is not None:
+        checks.append(_problem(check_number, record["model_size_b"], "model_size_b", low=0,
+                               high=MAX_MODEL_SIZE_B, low_open=True,
+                               what="billions of parameters"))
+    checks += [_problem(check_quantity, record[key], key, "probability")
+               for key in ("failure_share", "fallback_share") if record[key] is not None]
+    return [problem for problem in checks if problem]
 
 
 def _value_problems(record: dict) -> list[str]:
     """Fields of the right type whose value is not allowed."""
-    problems = []
-    if record["schema"] != SCHEMA_VERSION:
-        problems.append(f"schema: {shown(record['schema'])}; expected {SCHEMA_VERSION!r}")
-    problems += [f"{key}: {shown(record[key])}; expected 1-100 of A-Z a-z 0-9 _ . + -"
-                 for key in ("benchmark", "system", "family") if not _NAME.match(record[key])]
+    problems = [f"{key}: {short(record[key])}; expected 1-100 of A-Z a-z 0-9 _ . + -"
+                for key in ("benchmark", "system", "family") if not _NAME.match(record[key])]
     if record["data_kind"] not in DATA_KINDS:
-        problems.append(f"data_kind: {shown(record['data_kind'])}; expected one of {DATA_KINDS}")
+        problems.append(f"data_kind: {short(record['data_kind'])}; expected one of {DATA_KINDS}")
+    if not _SHA256.match(record["data_fingerprint"]):
+        problems.append(f"data_fingerprint: {short(record['data_fingerprint'])}; expected 64 "
+                        "lower-case hex digits")
     if not _DATE.match(record["date"]) or not _is_date(record["date"]):
-        problems.append(f"date: {shown(record['date'])}; expected a date YYYY-MM-DD")
-    for key in ("parameters_json", "prompt_hashes_json"):
+        problems.append(f"date: {short(record['date'])}; expected a date YYYY-MM-DD")
+    problems += [p for key in _LONG_TEXTS if (p := _json_object_problem(record, key))]
+    return problems + _range_problems(record)
+
+
+def _number_list_problem(values: list, key: str) -> str | None:
+    """The first entry of ``values`` that is not a finite number (checked over the whole list
+    at once; the entry found is then named by the shared validator)."""
+    if set(map(type, values)) <= {float, int}:
         try:
-            if not isinstance(loads_strict(record[key]), dict):
-                problems.append(f"{key}: expected a JSON object as text")
-        except (ValueError, RecursionError):
-            problems.append(f"{key}: not valid JSON text (or nested too deeply)")
-    return problems
+            finite = np.isfinite(np.asarray(values, dtype=np.float64))
+        except OverflowError:  # an int beyond float range
+            finite = np.array([math.isfinite(float(v)) if abs(v) < 2**1023 else False
+                               for v in values])
+        if finite.all():
+            return None
+        index = int(np.flatnonzero(~finite)[0])
+        return _problem(check_number, values[index], f"{key}[{index}]")
+    index = next(i for i, v in enumerate(values) if type(v) not in (float, int))
+    return _type_problem(values[index], float, False, f"{key}[{index}]")
+
+
+def _text_list_problem(values: list) -> str | None:
+    """The first predicted text that is not null or a valid text (no NUL, no lone
+    surrogate, at most :data:`MAX_PREDICTION_CHARS`); a blank prediction is valid."""
+    for index, value in enumerate(values):
+        where = f"predicted_texts[{index}]"
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            return f"{where}: {type(value).__name__}; expected a text or null"
+        if len(value) > MAX_PREDICTION_CHARS:
+            return f"{where}: {len(value):,} characters; expected at most {MAX_PREDICTION_CHARS:,}"
+        # a blank answer is a valid (empty) prediction: only NUL and lone surrogates refused
+        problem = text_problem(value if visible(value) else value + "x")
+        if problem:
+            return f"{where}: expected a text with {problem}"
+    return None
 
 
 def _per_item_problems(record: dict) -> list[str]:
-    per_item = record["per_item"]
-    problems = []
-    if len(per_item) > MAX_PER_ITEM:
-        problems.append(f"per_item: {len(per_item):,} values; at most {MAX_PER_ITEM:,}")
-    bad = next((i for i, v in enumerate(per_item) if _type_problem(v, float, False)), None)
-    if bad is not None:
-        problems.append(f"per_item[{bad}]: {_type_problem(per_item[bad], float, False)}")
-    if per_item and record["per_item_name"] is None:
+    problems = [p for p in (_number_list_problem(record["per_item"], "per_item"),
+                            _number_list_problem(record["predicted_values"], "predicted_values"),
+                            _text_list_problem(record["predicted_texts"])) if p]
+    if record["per_item"] and record["per_item_name"] is None:
         problems.append("per_item_name: null although per_item has values")
+    if bool(record["predicted_values"]) == bool(record["predicted_texts"]):
+        problems.append("predicted_values / predicted_texts: expected exactly one of them "
+                        "non-empty (the system's predictions)")
     return problems
 
 
@@ -225,25 +329,43 @@ def _comparability_problems(record: dict) -> list[str]:
     """Values of :data:`COMPARABILITY_FIELDS` that are not allowed."""
     problems = []
     if record["leaderboard_table"] not in LEADERBOARD_TABLES:
-        problems.append(f"leaderboard_table: {record['leaderboard_table']!r}; expected one of "
-                        f"{LEADERBOARD_TABLES}")
+        problems.append(f"leaderboard_table: {short(record['leaderboard_table'])}; expected "
+                        f"one of {LEADERBOARD_TABLES}")
     elif (record["leaderboard_table"] == "unofficial") != (record["unofficial_reason"]
                                                            is not None):
         problems.append("unofficial_reason: expected text exactly when leaderboard_table is "
                         "'unofficial'")
-    resamples = record["resamples"]
-    if resamples != int(resamples) or resamples < 0:
-        problems.append(f"resamples: {resamples!r}; expected a whole number ≥ 0")
-    try:
-        if not isinstance(json.loads(record["options_json"]), dict):
-            problems.append("options_json: expected a JSON object as text")
-    except ValueError:
-        problems.append("options_json: not valid JSON text")
-    return problems
+    problem = _problem(check_count, record["resamples"], "resamples", low=0, high=MAX_RESAMPLES,
+                       what="a number of bootstrap resamples")
+    return problems + ([problem] if problem else [])
+
+
+def _integer_problem(document, where: str = "record") -> str | None:
+    """The first JSON integer of ``document`` outside 64 bits (a number that would become a
+    machine integer anywhere downstream)."""
+    stack = [(document, where)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int) and not INT64_MIN <= item <= INT64_MAX:
+            return f"{at} = {short(item)}: expected an integer within 64 bits"
+        if isinstance(item, dict):
+            stack.extend((value, f"{at}.{key}" if at != "record" else str(key))
+                         for key, value in item.items())
+        elif isinstance(item, list):
+            stack.extend((value, f"{at}[{index}]") for index, value in enumerate(item))
+    return None
 
 
 def validate_result(record) -> list[str]:
-    """Return every problem of a result record (empty list: valid).
+    """Return every problem of a result record's shape and values (empty list: valid).
+
+    Whether its numbers are right is :mod:`record_check`'s job (it recomputes them from the
+    predictions against the accepted data's gold values); this is what a record must be for
+    that to be attempted: every field present with its type, every number finite and in
+    range, texts bounded (integers beyond 64 bits are refused when the file is parsed,
+    :func:`read_record_bytes`).
 
     Args:
         record: the parsed JSON object of one result file.
@@ -253,12 +375,17 @@ def validate_result(record) -> list[str]:
     """
     if not isinstance(record, dict):
         return [f"expected a JSON object, got {type(record).__name__}"]
+    schema = record.get("schema")
+    if isinstance(schema, str) and schema in LEGACY_SCHEMAS:
+        return [f"schema: {LEGACY_SCHEMAS[schema]}"]
+    if schema != SCHEMA_VERSION:
+        return [f"schema: {short(schema)}; expected {SCHEMA_VERSION!r}"]
     problems = _shape_problems(record)
     if problems:
         return problems
     problems = _value_problems(record)
     problems += _struct_problems(record["metrics"], _METRIC_FIELDS, "metrics",
-                                 {"ci_low", "ci_high"})
+                                 {"ci_low", "ci_high", "value", "as_submitted"})
     problems += _struct_problems(record["breakdowns"], _BREAKDOWN_FIELDS, "breakdowns",
                                  {"value"})
     problems += _struct_problems(record["paired_tests"], _TEST_FIELDS, "paired_tests", set())
@@ -280,116 +407,124 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def _agrees(stated: float, recomputed: float) -> bool:
-    return abs(stated - recomputed) <= ABSOLUTE_TOLERANCE + RELATIVE_TOLERANCE * abs(recomputed)
-
-
-def _interval_problems(item: dict, value_key: str, where: str) -> list[str]:
-    """``ci_low`` / ``ci_high``: both null or both numbers with low <= value <= high."""
-    low, high, value = item["ci_low"], item["ci_high"], item[value_key]
-    if (low is None) != (high is None):
-        return [f"{where}: ci_low = {shown(low)}, ci_high = {shown(high)}; expected both "
-                "numbers or both null"]
-    if low is None or value is None:
-        return []
-    slack = ABSOLUTE_TOLERANCE + RELATIVE_TOLERANCE * abs(value)
-    if not low - slack <= value <= high + slack:
-        return [f"{where}: {value_key} {shown(value)} outside its interval [{shown(low)}, "
-                f"{shown(high)}]; expected ci_low <= {value_key} <= ci_high"]
-    return []
-
-
 def _consistency_problems(record: dict) -> list[str]:
-    """Numbers that contradict each other: intervals, p-values, names, the per-item mean."""
+    """Structure that contradicts itself: repeated names, a primary metric that is not
+    recomputed, a test against the system itself or against the same system twice."""
     problems = []
     names = [m["name"] for m in record["metrics"]]
     if len(set(names)) != len(names):
-        problems.append(f"metrics: a name appears twice ({shown(names)})")
-    for index, metric in enumerate(record["metrics"]):
-        problems += _interval_problems(metric, "value", f"metrics[{index}] ({shown(metric['name'])})")
-    for index, test in enumerate(record["paired_tests"]):
-        where = f"paired_tests[{index}]"
-        if not test["ci_low"] <= test["ci_high"]:
-            problems.append(f"{where}: ci_low > ci_high")
-        if not 0 <= test["p_better"] <= 1:
-            problems.append(f"{where}.p_better: {shown(test['p_better'])}; expected 0 to 1")
-        if test["against"] == record["system"]:
-            problems.append(f"{where}.against: the system itself; a system is never compared "
-                            "with itself")
-    if record["per_item"]:
-        mean = math.fsum(record["per_item"]) / len(record["per_item"])
-        for metric in record["metrics"]:
-            if metric["name"] in MEAN_OF_PER_ITEM and not _agrees(metric["value"], mean):
-                problems.append(f"metrics ({metric['name']}): value {shown(metric['value'])} but "
-                                f"the mean of per_item is {mean:.6g}; expected them to agree")
+        problems.append(f"metrics: a name appears twice ({short(names)})")
+    primary = primary_metric(record)
+    if primary["as_submitted"] is not None or primary["value"] is None:
+        problems.append(f"metrics ({short(primary['name'])}): the primary metric must be a "
+                        "number recomputed from the predictions (as_submitted null)")
+    against = [t["against"] for t in record["paired_tests"]]
+    if len(set(against)) != len(against):
+        problems.append(f"paired_tests: a system appears twice ({short(against)})")
+    if record["system"] in against:
+        problems.append("paired_tests.against: the system itself; a system is never compared "
+                        "with itself")
     return problems
-
-
-def loads_strict(text: str):
-    """JSON text → value, refusing NaN/Infinity and integers of more than MAX_INT_DIGITS
-    digits (``ValueError``); too deep nesting raises ``RecursionError``."""
-    def integer(digits: str) -> int:
-        if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-            raise ValueError(f"an integer of {len(digits.lstrip('-'))} digits (expected at most "
-                             f"{MAX_INT_DIGITS})")
-        return int(digits)
-
-    def constant(name: str):
-        raise ValueError(f"{name} is not a number JSON allows")
-
-    return json.loads(text, parse_int=integer, parse_constant=constant)
 
 
 def read_record_file(path: Path) -> tuple[dict | None, list[str]]:
     """``(record, [])`` of a valid result file, else ``(None, problems)``; never raises for
     what the file holds (too large, not UTF-8, bad or deeply nested JSON, a folder)."""
     try:
+        return read_record_bytes(file_bytes(path))
+    except Unreadable as error:
+        return None, [str(error)]
+
+
+class Unreadable(Exception):
+    """A result file that cannot be read (the message is the reason)."""
+
+
+def file_bytes(path: Path) -> bytes:
+    try:
         if not path.is_file():
-            return None, ["not a regular file"]
+            raise Unreadable("not a regular file")
         size = path.stat().st_size
         if size > MAX_RECORD_BYTES:
-            return None, [f"{size:,} bytes; expected at most {MAX_RECORD_BYTES:,}"]
-        record = loads_strict(path.read_bytes().decode("utf-8"))
+            raise Unreadable(f"{size:,} bytes; expected at most {MAX_RECORD_BYTES:,}")
+        return path.read_bytes()
+    except OSError as error:
+        raise Unreadable(f"cannot be read ({error.strerror})") from None
+
+
+def read_record_bytes(data: bytes) -> tuple[dict | None, list[str]]:
+    """:func:`read_record_file` of a file's bytes."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         return None, [f"not UTF-8 (byte {error.start})"]
-    except RecursionError:
-        return None, ["JSON nested too deeply"]
-    except ValueError as error:  # json.JSONDecodeError included
-        return None, [f"not valid JSON ({str(error)[:200]})"]
-    except OSError as error:
-        return None, [f"cannot be read ({error.strerror})"]
-    return (record, []) if not (problems := validate_result(record)) else (None, problems)
+    try:
+        # every number of a record is checked finite by validate_result
+        record = loads_bounded(text, "the file", max_chars=MAX_RECORD_BYTES,
+                               max_int_digits=MAX_INT_DIGITS, int64=True,
+                               floats_checked_later=True)
+    except BoundaryError as error:
+        reason = str(error.expected)
+        if "outside 64 bits" in reason:  # name the field holding it
+            try:
+                return None, [_integer_problem(json.loads(text)) or f"not {reason}"]
+            except (ValueError, RecursionError):
+                return None, [f"not {reason}"]
+        if "recursion" in reason.lower():
+            reason = "valid JSON (nested too deeply)"
+        return None, [f"not {reason}"[:400] if reason.startswith("valid JSON") else
+                      str(error)[:400]]
+    problems = validate_result(record)
+    return (record, []) if not problems else (None, problems)
+
+
+def folder_paths(folder: Path) -> list[Path]:
+    """The result files of a results folder: ``folder/results/**/*.json``, sorted."""
+    root = Path(folder) / "results"
+    return sorted(root.rglob("*.json")) if root.is_dir() else []
 
 
 def read_record_folder(folder: Path) -> tuple[list[dict], list[tuple[str, str]]]:
-    """Every valid record under ``folder/results`` and ``(file, reason)`` per refused file.
+    """Every record of valid shape under ``folder/results`` and ``(file, reason)`` per
+    refused file.
 
     A record is refused when :func:`validate_result` finds a problem, when its file is not
-    :func:`record_path` of its own benchmark and system, or when a second file holds the same
-    (benchmark, system). Shared by ``courtbench leaderboard check`` and the leaderboard Space,
-    so that no record the check accepts can break the page. Files are read in sorted order;
-    at most ``MAX_FILES``.
+    :func:`record_path` of its own benchmark and system, or when a second file holds a system
+    of the same name in the same benchmark (names compared after Unicode NFKC and case
+    folding: "GBT" and "gbt" are one name; the first file in sorted order is kept). Shared
+    by ``courtbench leaderboard check`` and the leaderboard Space (both then recompute every
+    number, :mod:`record_check`). Files are read in sorted order; at most ``MAX_FILES``.
     """
     root = Path(folder)
     records, refused, seen = [], [], {}
-    paths = sorted((root / "results").rglob("*.json")) if (root / "results").is_dir() else []
-    for index, path in enumerate(paths):
+    for index, path in enumerate(folder_paths(root)):
         name = path.relative_to(root).as_posix()
         if index >= MAX_FILES:
             refused.append((name[:200], f"more than {MAX_FILES:,} files: not read"))
             continue
         record, problems = read_record_file(path)
-        if record is not None and name != record_path(record):
-            problems = [f"stored as {name}, expected {record_path(record)}"]
-        elif record is not None and (record["benchmark"], record["system"]) in seen:
-            problems = [f"a second record of {record['system']} in {record['benchmark']} "
-                        f"(first: {seen[(record['benchmark'], record['system'])]})"]
+        if record is not None:
+            problems = placement_problems(record, name, seen)
         if problems:
             refused.append((name[:200], "; ".join(problems[:5])[:1000]))
             continue
-        seen[(record["benchmark"], record["system"])] = name
+        seen[(record["benchmark"], name_key(record["system"]))] = name
         records.append(record)
     return records, refused
+
+
+def placement_problems(record: dict, name: str, seen: dict) -> list[str]:
+    """Why a valid ``record`` read from file ``name`` may not join the records ``seen``
+    (``{(benchmark, name_key(system)): file}``): a file at another path than its own, or a
+    system name already taken (ignoring case and Unicode width)."""
+    if name != record_path(record):
+        return [f"stored as {name}, expected {record_path(record)}"]
+    first = seen.get((record["benchmark"], name_key(record["system"])))
+    if first is not None:
+        return [f"system {record['system']!r} in {record['benchmark']}: the name is already "
+                f"taken by {first} (system names are compared ignoring case and Unicode "
+                "width)"]
+    return []
 
 
 def record_path(record: dict) -> str:
@@ -400,32 +535,6 @@ def record_path(record: dict) -> str:
 def dumps_record(record: dict) -> str:
     """The file text of a record: one line of strict JSON (datasets reads it as one row)."""
     return json.dumps(record, ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
-
-
-def page_table(record: dict, accepted: dict | None) -> tuple[str, str | None]:
-    """``(leaderboard_table, reason)`` of the table the leaderboard page shows a valid record in.
-
-    The record's own ``leaderboard_table`` and ``unofficial_reason``, except that a ``main``
-    record whose data the results dataset does not accept goes to ``unofficial`` with the
-    fingerprint named — ``courtbench submit`` refuses such a record without ``--unofficial``,
-    so only a record that bypassed it lands there.
-
-    Args:
-        record: a record :func:`validate_result` accepts.
-        accepted: the card's :data:`ACCEPTED_KEY` (``{benchmark: {fingerprint:
-            data_kind}}``), or ``None`` when the card declares none (nothing is moved).
-    """
-    if record["leaderboard_table"] != "main" or accepted is None:
-        return record["leaderboard_table"], record["unofficial_reason"]
-    fingerprint, pinned = record["data_fingerprint"], accepted.get(record["benchmark"]) or {}
-    if fingerprint not in pinned:
-        return "unofficial", (f"data fingerprint {fingerprint[:16]}… is not among the accepted "
-                              f"{record['benchmark']} data of the results dataset")
-    if pinned[fingerprint] != record["data_kind"]:
-        return "unofficial", (f"data_kind {record['data_kind']!r}, but the results dataset "
-                              f"accepts fingerprint {fingerprint[:16]}… as "
-                              f"{pinned[fingerprint]!r} data")
-    return "main", None
 
 
 def primary_metric(record: dict) -> dict:

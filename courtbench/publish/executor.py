@@ -9,7 +9,10 @@ Steps, each named in the error when it fails:
    ``CommitOperationDelete`` per remote file courtbench manages that the plan no longer has.
 
 A commit is atomic on the Hub and steps 1–3 are idempotent, so a run that fails anywhere
-leaves either the previous content or the new one; rerunning finishes the job.
+leaves either the previous content or the new one; rerunning finishes the job. Every request
+waits at most ``COURTBENCH_HUB_TIMEOUT`` (default 20) seconds per socket operation and is not
+retried after a timeout (:mod:`courtbench.publish.network`): a Hub that accepts connections
+and never answers fails the step within seconds, not minutes.
 
 The token is passed to ``HfApi`` only: it is never printed, logged or put in a message.
 """
@@ -27,6 +30,7 @@ from huggingface_hub.errors import HfHubHTTPError
 from courtbench.compat import http_error_base
 from courtbench.errors import CourtbenchError
 from courtbench.publish.kinds import is_managed_remote_path
+from courtbench.publish.network import bounded_hub_requests
 from courtbench.publish.plan import PublishPlan
 
 # HfHubHTTPError and connection failures and timeouts all derive from it
@@ -131,6 +135,12 @@ def publish(plan: PublishPlan, *, api: Any = None, token: str | None = None) -> 
     if api is None:
         token = token or resolve_token()
         api = HfApi(token=token)
+    with bounded_hub_requests():
+        return _publish_steps(plan, api, token)
+
+
+def _publish_steps(plan: PublishPlan, api: Any, token: str | None) -> PublishResult:
+    """The four steps of :func:`publish`."""
     repo_url = _run_step("create repo", plan, token, api.create_repo, plan.repo_id,
                          repo_type=plan.repo_type, private=plan.private, exist_ok=True,
                          space_sdk=plan.space_sdk)

@@ -14,8 +14,9 @@ Two kinds of folder are published:
   helpers.
 
 - a **leaderboard Space** folder (``courtbench leaderboard space``): card with
-  ``courtbench_space: leaderboard``, ``app.py``, ``results_schema.py``, ``requirements.txt``,
-  ``results_repo.txt``. It goes to a Space with the gradio SDK.
+  ``courtbench_space: leaderboard``, ``app.py`` and the modules beside it (``results_schema.py``,
+  ``record_check.py``, ``boundary.py``, ``paired_bootstrap.py``, the verifiers and what they
+  import), ``requirements.txt``, ``results_repo.txt``. It goes to a Space with the gradio SDK.
 - a **results** folder (``courtbench leaderboard init``): card with ``courtbench_results:``
   and ``results/<benchmark>/<system>.json``. It goes to a dataset repository; publishing it
   never deletes a remote result file (submissions arrive there as pull requests).
@@ -41,8 +42,7 @@ DATASET = "dataset"
 METRIC = "metric"
 LEADERBOARD = "leaderboard Space"
 RESULTS = "results"
-LEADERBOARD_FILES = ("README.md", "app.py", "results_schema.py", "requirements.txt",
-                     "results_repo.txt")
+LEADERBOARD_FILES = ("README.md", "requirements.txt", "results_repo.txt")
 
 CARD_FILE = "README.md"
 METRIC_FILES = (CARD_FILE, "app.py", "requirements.txt")  # besides <name>.py
@@ -173,16 +173,17 @@ def _dataset_reason(relative: PurePosixPath) -> str | None:
 
 
 def _results_reason(relative: PurePosixPath) -> str | None:
-    if relative.as_posix() == CARD_FILE or (relative.parts[0] == "results"
+    if relative.as_posix() == CARD_FILE or (relative.parts[0] in ("results", "gold")
                                             and relative.suffix == ".json"):
         return None
-    return "not README.md or results/**/*.json"
+    return "not README.md, results/**/*.json or gold/**/*.json"
 
 
 def _leaderboard_reason(relative: PurePosixPath) -> str | None:
-    if len(relative.parts) == 1 and relative.name in LEADERBOARD_FILES:
+    if len(relative.parts) == 1 and (relative.name in LEADERBOARD_FILES
+                                     or relative.suffix == ".py"):
         return None
-    return f"not one of {', '.join(LEADERBOARD_FILES)}"
+    return f"not one of {', '.join(LEADERBOARD_FILES)} or a top-level *.py"
 
 
 def _metric_reason(folder: Path, relative: PurePosixPath, app_siblings: frozenset[str]

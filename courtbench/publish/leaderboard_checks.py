@@ -1,11 +1,11 @@
 """Pre-publication checks of the leaderboard's two folders (see :mod:`courtbench.leaderboard`).
 
-- Space: the card's Space YAML, ``results_repo.txt`` naming ORG/NAME, ``results_schema.py``
-  identical to the validator courtbench submits with (so page and submissions agree), and
-  every import of ``app.py`` provided by the standard library, gradio, a sibling file or
-  ``requirements.txt``.
-- Results: every record valid and stored at its own path, and the folder loads with
-  ``datasets.load_dataset`` as one table, offline.
+- Space: the card's Space YAML, ``results_repo.txt`` naming ORG/NAME, the record schema, the
+  check, the validator and every benchmark's verifier identical to those courtbench submits
+  and checks with (so page and submissions agree), and every import of ``app.py`` provided by
+  the standard library, gradio, a sibling file or ``requirements.txt``.
+- Results: every record recomputed from its predictions and found the same, stored at its own
+  path, and the folder loads with ``datasets.load_dataset`` as one table, offline.
 """
 
 from __future__ import annotations
@@ -46,6 +46,19 @@ def unprovided_imports(folder: Path, script: str = "app.py") -> list[str]:
     return sorted(imported - provided)
 
 
+def _shipped_space_files() -> dict[str, Path]:
+    """The Space's modules that must equal courtbench's own: the record schema, the check,
+    the validator, the bootstrap and every installed benchmark's verifier files."""
+    from courtbench.leaderboard.verifiers import installed_verifiers
+
+    files = {name: package_path("courtbench", "leaderboard", name)
+             for name in ("results_schema.py", "record_check.py", "boundary.py",
+                          "paired_bootstrap.py")}
+    for spec in installed_verifiers().values():
+        files.update(spec.space_files)
+    return files
+
+
 def leaderboard_space_problems(folder: Path, uploaded: Sequence[str],
                                space_card_problems: Callable[[dict, Sequence[str]], list[str]]
                                ) -> list[str]:
@@ -58,11 +71,11 @@ def leaderboard_space_problems(folder: Path, uploaded: Sequence[str],
     repo = repo_file.read_text(encoding="utf-8").strip() if repo_file.is_file() else ""
     if repo.count("/") != 1:
         problems.append(f"results_repo.txt: {repo!r}; expected ORG/NAME of the results dataset")
-    shipped = package_path("courtbench", "leaderboard", "results_schema.py")
-    schema = folder / "results_schema.py"
-    if not schema.is_file() or schema.read_bytes() != shipped.read_bytes():
-        problems.append("results_schema.py differs from the validator of this courtbench "
-                        "version; rewrite the folder with `courtbench leaderboard space`")
+    problems += [f"{name} differs from the one of this courtbench version (or is missing); "
+                 "rewrite the folder with `courtbench leaderboard space`"
+                 for name, shipped in _shipped_space_files().items()
+                 if not (folder / name).is_file()
+                 or (folder / name).read_bytes() != shipped.read_bytes()]
     problems += [f"app.py imports {name!r}, which requirements.txt does not provide"
                  for name in unprovided_imports(folder)]
     return problems

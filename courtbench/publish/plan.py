@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from huggingface_hub import constants
-from huggingface_hub.utils import HFValidationError, validate_repo_id
 
 from courtbench import __version__
-from courtbench.errors import CourtbenchError
 from courtbench.hub.files import FileEntry, fingerprint, sha256_file
 from courtbench.publish.checks import preflight
 from courtbench.publish.kinds import TARGETS, detect_kind, select_files
+from courtbench.publish.repo_id import check_repo_id
 
 
 @dataclass(frozen=True)
@@ -64,17 +63,6 @@ class PublishPlan:
     @property
     def total_bytes(self) -> int:
         return sum(entry.size for entry in self.files)
-
-
-def check_repo_id(repo_id: str) -> str:
-    """Return ``repo_id`` if it is a valid ``ORG/NAME``; raise CourtbenchError otherwise."""
-    try:
-        validate_repo_id(repo_id)
-    except HFValidationError as error:
-        raise CourtbenchError(f"--repo-id {repo_id!r} is not a valid Hub repo id: {error}") from error
-    if repo_id.count("/") != 1:
-        raise CourtbenchError(f"--repo-id {repo_id!r}: expected ORG/NAME (one '/')")
-    return repo_id
 
 
 def commit_texts(kind: str, folder: Path, files: tuple[FileEntry, ...],

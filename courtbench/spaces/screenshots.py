@@ -30,7 +30,6 @@ from tqdm import tqdm
 
 from courtbench.errors import CourtbenchError
 from courtbench.metric_modules import metric_folders
-from courtbench.resources import package_path
 
 STARTUP_TIMEOUT_S = 900.0  # a ceiling: six pages importing gradio at once on a loaded 2-core machine
 SCREENSHOT_TIMEOUT_S = 180.0
@@ -180,16 +179,24 @@ def capture_pages(names: Sequence[str], out: Path, leaderboard: Path | None = No
     folders = metric_folders()
     unknown = sorted(set(names) - set(folders))
     folders = {name: folders[name] for name in names if name in folders}
-    extra_env = {}
-    if leaderboard is not None:
-        if not (Path(leaderboard) / "results").is_dir():
-            raise CourtbenchError(f"--leaderboard {leaderboard}: no results/ folder in it")
-        folders["leaderboard"] = package_path("courtbench", "spaces", "leaderboard")
-        extra_env["RESULTS_DIR"] = str(Path(leaderboard).resolve())
-        names = [*names, "leaderboard"]
     if unknown:
         raise CourtbenchError(f"--only: unknown metric module(s) {unknown}; expected some of "
                               f"{sorted(folders)}")
+    if leaderboard is None:
+        return _capture(names, folders, out, {})
+    if not (Path(leaderboard) / "results").is_dir():
+        raise CourtbenchError(f"--leaderboard {leaderboard}: no results/ folder in it")
+    from courtbench.leaderboard.folders import write_space_folder
+
+    with tempfile.TemporaryDirectory(prefix="courtbench-leaderboard-space-") as scratch:
+        space = Path(scratch) / "leaderboard"  # the Space as published: with its verifiers
+        write_space_folder(space, "local/results")
+        return _capture([*names, "leaderboard"], {**folders, "leaderboard": space}, out,
+                        {"RESULTS_DIR": str(Path(leaderboard).resolve())})
+
+
+def _capture(names: Sequence[str], folders: dict, out: Path, extra_env: dict) -> list[str]:
+    """Serve ``folders``, screenshot each page of ``names`` (when Chromium is installed)."""
     out.mkdir(parents=True, exist_ok=True)
     chromium = find_chromium()
     lines = []

@@ -2,28 +2,37 @@
 
 Records come from the results dataset repository named in ``results_repo.txt`` (or the
 ``RESULTS_REPO`` variable), or from a local folder given as ``RESULTS_DIR`` (tests, previews).
-They are read with ``results_schema.read_record_folder`` — the same reader
-``courtbench leaderboard check`` runs — so a record the check refuses is skipped here too and
-listed (as text) under "Refused files"; no record can stop the page. "Reload results" reads
-the results again (a new download of the repository).
+At every load each record is recomputed: ``record_check.Checker`` — the check ``courtbench
+leaderboard check`` runs — recomputes every metric, interval, breakdown, per-item value and
+paired test from the record's predictions against the gold values the results dataset holds
+for its data (``gold/``, pinned in its card), with the benchmark's verifier
+(``verifier_<benchmark>.py`` beside this file). A record whose numbers do not come out the
+same, or that cannot be read, is not shown: it is listed under "Refused files" with the
+field and both values; no record can stop the page. "Reload results" reads the results again
+(a new download of the repository), recomputes only files that changed and says what changed.
 
 Per benchmark the page has a ranked table (rank, ↑/↓ per metric, search, column chooser,
 numeric sorting better-first, model links from the record, dates) of the records scored with
-the protocol's options on the accepted data, below it a separate, labelled table "Unofficial
-data / non-protocol options" (records submitted with ``--unofficial``, and any record whose
-data fingerprint the results dataset's card does not accept, each with what differs), the grid of a
-two-dimensional breakdown (axis names from ``grid_axes`` of this folder's README.md), and a
-paired bootstrap verdict for two different systems scored on the same data. Tabs "Submit" and
-"About" say how rows get here and what the protocol is. The page names no benchmark: columns,
-grids and directions all come from the records (axis names from the README).
+the protocol's options, below it a separate, labelled table "Unofficial: non-protocol options
+or incomplete runs" (records submitted with ``--unofficial``, each with what differs), the
+grid of a two-dimensional breakdown (axis names from ``grid_axes`` of this folder's
+README.md), and a paired bootstrap verdict for two different systems scored on the same data.
+Numbers a model would be needed to recompute (an LLM judge) are marked "as submitted". Tabs
+"Submit" and "About" say how rows get here and what the protocol is. The page names no
+benchmark: columns, grids and directions all come from the records (axis names from the
+README).
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import importlib.util
+import json
 import os
 import re
 import sys
+import threading
 from pathlib import Path
 
 import gradio as gr
@@ -32,17 +41,14 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the sibling validator, also when imported as a package module
 
-from results_schema import (  # noqa: E402
-    ACCEPTED_KEY,
-    page_table,
-    paired_bootstrap,
-    primary_metric,
-    read_record_folder,
-)
+from record_check import Checker  # noqa: E402
+from results_schema import paired_bootstrap, primary_metric  # noqa: E402
 
+#: Longest wait for the results repository's download (seconds).
+DOWNLOAD_SECONDS = 120.0
 IDENTITY = ["rank", "system", "family", "model", "link", "size (B)", "selection", "data", "date"]
 ORDERS = ["better first", "worse first"]
-UNOFFICIAL_LABEL = "Unofficial data / non-protocol options"
+UNOFFICIAL_LABEL = "Unofficial: non-protocol options or incomplete runs"
 REASON_COLUMN = "why unofficial (what differs)"
 FINGERPRINT_COLUMN = "data fingerprint"
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}/[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}$")
@@ -57,17 +63,41 @@ SUBMIT = """
 4. Open the pull request: `courtbench submit report/ --repo-id RESULTS_REPO
    [--system NAME] [--family NAME]`. `submit` re-scores the report from its predictions and
    refuses it when the data fingerprint, a prediction file's hash, the metric signature or any
-   number differs. A report scored off the protocol's options or on data the results dataset
-   does not accept is refused too, unless `--unofficial` sends it to the benchmark's labelled
-   "Unofficial data / non-protocol options" table (never ranked with the main table).
+   number differs. The record carries your predictions; this page recomputes every number from
+   them at each load. Data the results dataset does not accept is refused; a report scored off
+   the protocol's options, or an incomplete or fallback-filled run, is refused too unless
+   `--unofficial` sends it to the benchmark's labelled "Unofficial" table (never ranked with
+   the main table). A system may not use a reference baseline's name.
 5. Once the pull request is merged into the results dataset, press **Reload results** here.
 
-`courtbench leaderboard check RESULTS_DIR` runs the validation this page runs on every record.
+`courtbench leaderboard check RESULTS_DIR` runs the check this page runs on every record.
 """
 
 
+def _within(seconds: float, call, *args, **kwargs):
+    """``call(*args, **kwargs)`` abandoned after ``seconds`` (a Hub that never answers must
+    not hold the page): TimeoutError then."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = call(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise TimeoutError(f"no complete answer from the Hub within {seconds:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def results_folder() -> Path:
-    """The local folder of result files: ``RESULTS_DIR``, else a fresh download of the repo."""
+    """The local folder of result files: ``RESULTS_DIR``, else a fresh download of the repo
+    (within :data:`DOWNLOAD_SECONDS`)."""
     if os.environ.get("RESULTS_DIR"):
         return Path(os.environ["RESULTS_DIR"])
     repo = os.environ.get("RESULTS_REPO")
@@ -77,50 +107,102 @@ def results_folder() -> Path:
         raise RuntimeError("no results: set RESULTS_DIR or RESULTS_REPO, or add results_repo.txt")
     from huggingface_hub import snapshot_download
 
-    return Path(snapshot_download(repo, repo_type="dataset",
-                                  allow_patterns=["results/**", "README.md"]))
+    return Path(_within(DOWNLOAD_SECONDS, snapshot_download, repo, repo_type="dataset",
+                        allow_patterns=["results/**", "gold/**", "README.md"], etag_timeout=20))
 
 
-def accepted_data(folder: Path) -> dict | None:
-    """The accepted data ``{benchmark: {fingerprint: data_kind}}`` declared by the results
-    folder's card (``README.md`` front matter, key ``courtbench_accepted_data``); ``None``
-    when there is no card or it declares none in that shape."""
+def card_metadata(folder: Path) -> dict:
+    """The results folder card's YAML front matter (``{}`` when there is none or it cannot
+    be read: every record is then refused for want of accepted data)."""
     from huggingface_hub import metadata_load
 
     card = Path(folder) / "README.md"
     try:
         metadata = metadata_load(card) if card.is_file() else None
     except Exception:  # noqa: BLE001 - an unreadable card declares nothing; the page starts
-        return None
-    declared = metadata.get(ACCEPTED_KEY) if isinstance(metadata, dict) else None
-    if not isinstance(declared, dict) or not all(isinstance(v, dict) for v in declared.values()):
-        return None
-    return {str(benchmark): {str(f): str(k) for f, k in pinned.items()}
-            for benchmark, pinned in declared.items()}
+        return {}
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def _load_module(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def verifiers() -> tuple[dict, list[list[str]]]:
+    """``({benchmark: verifier module}, [[file, reason]] of verifiers that failed to load)``:
+    the ``verifier_*.py`` files beside this app (a Space folder written by ``courtbench
+    leaderboard space``). Without them no record can be recomputed, so none is shown."""
+    found, failed = {}, []
+    for path in sorted(HERE.glob("verifier_*.py")):
+        try:
+            module = _load_module(path)
+            found[module.BENCHMARK] = module
+        except Exception as error:  # noqa: BLE001 - the page starts; the failure is listed
+            failed.append([path.name, f"verifier failed to load: {type(error).__name__}: "
+                                      f"{str(error)[:300]}"])
+    return found, failed
+
+
+VERIFIERS, VERIFIER_PROBLEMS = verifiers()
+CHECKER = Checker(VERIFIERS)
 
 
 def load_records(folder: Path | None = None) -> tuple[list[dict], list[list[str]]]:
-    """Valid records (reference baselines first) and ``[file, reason]`` per refused file;
-    a folder that cannot be read at all is one refused line, never an exception. Each record
-    gets ``_table`` / ``_reason``: the table it is shown in (:func:`results_schema.page_table`
-    against the card's accepted data)."""
+    """Records whose every number comes out the same when recomputed (reference baselines
+    first) and ``[file, reason]`` per refused file; a folder that cannot be read at all is
+    one refused line, never an exception."""
     try:
         folder = results_folder() if folder is None else folder
-        records, refused = read_record_folder(folder)
+        records, refused = CHECKER.check_folder(folder, card_metadata(folder))
     except Exception as error:  # the page shows what went wrong instead of not starting
         return [], [["(results)", f"cannot read the results: {type(error).__name__}: "
-                                  f"{str(error)[:300]}"]]
-    accepted = accepted_data(folder)
-    for record in records:
-        record["_table"], record["_reason"] = page_table(record, accepted)
+                                  f"{str(error)[:300]}"]] + VERIFIER_PROBLEMS
     records.sort(key=lambda r: (not r["reference"], r["benchmark"], r["system"]))
-    return records, [[name, reason] for name, reason in refused]
+    return records, [[name, reason] for name, reason in refused] + VERIFIER_PROBLEMS
+
+
+def record_key(record: dict) -> str:
+    """A record's identity on the page: benchmark and system."""
+    return f"{record['benchmark']}/{record['system']}"
+
+
+def _digest(record: dict) -> str:
+    text = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def changes(old: list[dict], new: list[dict], old_refused: list, new_refused: list) -> dict:
+    """What a reload changed: records ``added``, ``removed``, ``changed`` (same system, other
+    content), files ``refused`` now and ``newly_refused`` (not refused before)."""
+    before = {record_key(r): _digest(r) for r in old}
+    after = {record_key(r): _digest(r) for r in new}
+    refused_before = {row[0] for row in old_refused}
+    return {"added": sorted(set(after) - set(before)),
+            "removed": sorted(set(before) - set(after)),
+            "changed": sorted(k for k in set(after) & set(before) if after[k] != before[k]),
+            "refused": len(new_refused),
+            "newly_refused": sorted(row[0] for row in new_refused
+                                    if row[0] not in refused_before)}
+
+
+def change_text(change: dict) -> str:
+    """One line saying what a reload changed."""
+    def listed(names):
+        return (": " + ", ".join(names[:5]) + (" …" if len(names) > 5 else "")) if names else ""
+
+    return (f"Reloaded: {len(change['added'])} record(s) added{listed(change['added'])}; "
+            f"{len(change['removed'])} removed{listed(change['removed'])}; "
+            f"{len(change['changed'])} changed{listed(change['changed'])}; "
+            f"{change['refused']} file(s) refused ({len(change['newly_refused'])} newly"
+            f"{listed(change['newly_refused'])}).")
 
 
 def table_of(record: dict) -> str:
-    """``main`` or ``unofficial``: where the page shows ``record`` (its own
-    ``leaderboard_table`` unless :func:`load_records` placed it)."""
-    return record.get("_table", record["leaderboard_table"])
+    """``main`` or ``unofficial``: where the page shows ``record``."""
+    return record["leaderboard_table"]
 
 
 def grid_axes() -> dict[str, tuple[str, str]]:
@@ -147,10 +229,11 @@ def _is_flat(record: dict, table: str) -> bool:
 
 
 def _rounded(value: float | None) -> float | None:
-    """Numbers as a person reads them: whole units from 100 up, else three decimals."""
+    """Numbers as a person reads them: whole units from 100 up, else three decimals; always
+    a float (a whole number beyond 64 bits never becomes a Python int the table refuses)."""
     if value is None:
         return None
-    return round(value) if abs(value) >= 100 else round(value, 3)
+    return float(round(value)) if abs(value) >= 100 else round(float(value), 3)
 
 
 def _arrow(lower_is_better: bool) -> str:
@@ -177,13 +260,20 @@ def _identity(record: dict) -> dict:
             "date": record["date"]}
 
 
+def metric_header(metric: dict) -> str:
+    """``<name> ↓`` / ``<name> ↑``, with ``(as submitted)`` for a number the page cannot
+    recompute (it needs a model)."""
+    return (f"{metric['name']} {_arrow(metric['lower_is_better'])}"
+            + (" (as submitted)" if metric["as_submitted"] is not None else ""))
+
+
 def metric_columns(records: list[dict], benchmark: str) -> dict[str, bool]:
     """``{column header: lower_is_better}`` of every number column of ``benchmark``: metrics
     as ``<name> ↓`` / ``<name> ↑`` with ``… CI low`` / ``… CI high``, flat breakdowns."""
     columns = {}
     for record in (r for r in records if r["benchmark"] == benchmark):
         for metric in record["metrics"]:
-            header = f"{metric['name']} {_arrow(metric['lower_is_better'])}"
+            header = metric_header(metric)
             columns.setdefault(header, metric["lower_is_better"])
             if metric["ci_low"] is not None:
                 columns.setdefault(f"{header} CI low", metric["lower_is_better"])
@@ -204,11 +294,11 @@ def leaderboard_rows(records: list[dict], benchmark: str, table: str = "main") -
     for record in (r for r in records if r["benchmark"] == benchmark and table_of(r) == table):
         row = _identity(record)
         if table != "main":
-            row[REASON_COLUMN] = record.get("_reason", record["unofficial_reason"]) or ""
+            row[REASON_COLUMN] = record["unofficial_reason"] or ""
             row[FINGERPRINT_COLUMN] = record["data_fingerprint"][:16] + "…"
         lower = primary_metric(record)["lower_is_better"]
         for metric in record["metrics"]:
-            header = f"{metric['name']} {_arrow(metric['lower_is_better'])}"
+            header = metric_header(metric)
             row[header] = _rounded(metric["value"])
             if metric["ci_low"] is not None:
                 row[f"{header} CI low"] = _rounded(metric["ci_low"])
@@ -272,7 +362,7 @@ def filtered_table(records: list[dict], benchmark: str, sort_by: str | None, ord
 
 
 def unofficial_table(records: list[dict], benchmark: str) -> pd.DataFrame:
-    """The "unofficial data / non-protocol options" rows of ``benchmark``: not ranked, sorted
+    """The unofficial rows (non-protocol options, incomplete runs) of ``benchmark``: not ranked, sorted
     by the primary metric (better first) then system; why each is unofficial comes first."""
     frame = leaderboard_rows(records, benchmark, "unofficial")
     if frame.empty:
@@ -305,9 +395,25 @@ def table_view(records, benchmark, sort_by, order, search, families, data_kind, 
     """The table component's new value and the line under it ("no rows" when empty)."""
     frame = filtered_table(records, benchmark, sort_by, order, search, families, data_kind,
                            selection, max_size_b, columns)
-    note = (f"{len(frame)} system(s)." if len(frame) else
-            "**No rows match the search and filters.** Clear the search or widen the filters.")
-    return gr.Dataframe(value=frame, datatype=_datatypes(frame)), note
+    return gr.Dataframe(value=frame, datatype=_datatypes(frame)), table_note(
+        len(frame), ranked_count(records, benchmark))
+
+
+def ranked_count(records: list[dict], benchmark: str) -> int:
+    """Records of ``benchmark`` in its ranked (main) table."""
+    return sum(r["benchmark"] == benchmark and table_of(r) == "main" for r in records)
+
+
+def table_note(shown: int, ranked: int) -> str:
+    """The line under a ranked table: how many of the benchmark's ranked records it shows
+    (the header counts the same records)."""
+    if not shown:
+        return ("**No rows match the search and filters.** Clear the search or widen the "
+                f"filters ({ranked} ranked system(s) in all)." if ranked else
+                "No ranked records yet.")
+    hidden = ranked - shown
+    return (f"{shown} system(s)." if not hidden else
+            f"{shown} of {ranked} ranked system(s) shown; the search and filters hide {hidden}.")
 
 
 def grid(records: list[dict], benchmark: str, system: str, table: str) -> pd.DataFrame:
@@ -367,22 +473,30 @@ def grid_view(records, benchmark, system, table):
         return gr.skip(), f"Error: {error.message}"
 
 
-def header_text(records: list[dict], refused: list[list[str]]) -> str:
-    """The headline: what the rows are, when they were loaded, the newest record's date and,
-    when any row was computed on synthetic data, a banner (only counts and dates: no record
-    text is turned into markup here)."""
+def header_text(records: list[dict], refused: list[list[str]], change: str = "") -> str:
+    """The headline: what the rows are, per benchmark how many are ranked and unofficial
+    (the tables show exactly these), when they were loaded, the newest record's date, the
+    refused files, what the last reload changed and, when any row was computed on synthetic
+    data, a banner (only counts, names of files refused and dates: no record text is turned
+    into markup here)."""
     loaded = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     newest = max((r["date"] for r in records), default="—")
-    unofficial = sum(table_of(r) != "main" for r in records)
+    per_benchmark = "; ".join(
+        f"{benchmark}: {ranked_count(records, benchmark)} ranked"
+        + (f", {unofficial} unofficial" if (unofficial := sum(
+            r["benchmark"] == benchmark and table_of(r) != "main" for r in records)) else "")
+        for benchmark in sorted({r["benchmark"] for r in records}))
     lines = ["# courtbench leaderboard",
-             "Verified results: every row was re-scored from its predictions by "
-             "`courtbench submit`. ★ = reference baseline; ↓ = lower is better, ↑ = higher is "
-             "better.",
-             f"**{len(records)} record(s)**, newest record {newest}; results loaded {loaded}."
-             + (f" {unofficial} of them in the labelled *{UNOFFICIAL_LABEL}* tables, not "
-                "ranked." if unofficial else "")
-             + (f" **{len(refused)} file(s) refused** (listed at the bottom)." if refused
-                else "")]
+             "Verified results: every number of every row was recomputed from the row's "
+             "predictions against the accepted data's gold values when the results were "
+             "loaded (columns marked *as submitted* need a model to recompute and are shown as "
+             "submitted). ★ = reference baseline; ↓ = lower is better, ↑ = higher is better.",
+             f"**{len(records)} record(s)**" + (f" ({per_benchmark})" if per_benchmark else "")
+             + f", newest record {newest}; results loaded {loaded}."
+             + (f" **{len(refused)} file(s) refused** (listed at the bottom with the reason)."
+                if refused else "")]
+    if change:
+        lines.append(change)
     synthetic = sum(r["data_kind"] == "synthetic" for r in records)
     if synthetic:
         lines.append(f"> ⚠️ **Synthetic data:** {synthetic} row(s) were computed on courtbench's "
@@ -390,6 +504,14 @@ def header_text(records: list[dict], refused: list[list[str]]) -> str:
                      "numbers say nothing about real performance; compare rows only within one "
                      "data kind.")
     return "\n\n".join(lines)
+
+
+def as_submitted_text(records: list[dict], benchmark: str) -> str:
+    """Plain text: per as-submitted metric of ``benchmark``, each system's protocol."""
+    lines = [f"{m['name']} — {r['system']}: {m['as_submitted']}"
+             for r in records if r["benchmark"] == benchmark for m in r["metrics"]
+             if m["as_submitted"] is not None]
+    return "\n".join(lines) or "No as-submitted numbers."
 
 
 def _table_controls(own: list[dict], columns: list[str], primary: str | None):
@@ -414,8 +536,10 @@ def _default_columns(columns: list[str], primary: str | None) -> list[str]:
             or not (" CI " in c or c.count(" ") > 1)]
 
 
-def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
-    """One benchmark's tab; returns (its table-refresh inputs, table, note) for reloads."""
+def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str) -> dict:
+    """One benchmark's tab; returns its components that a reload refreshes: ``inputs`` (of
+    the table), ``table``, ``note``, ``unofficial`` (table, note), ``systems`` (the system
+    pickers) and ``protocols``."""
     own = [r for r in records if r["benchmark"] == benchmark]
     primary = _primary_header(records, benchmark)
     columns = [c for c in leaderboard_rows(records, benchmark).columns]
@@ -431,14 +555,17 @@ def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
         table = gr.Dataframe(first, datatype=_datatypes(first), interactive=False,
                              label=f"{benchmark} (click a header to sort; numbers sort as "
                                    "numbers)", max_height=600)
-        note = gr.Markdown(f"{len(first)} system(s).")
+        note = gr.Markdown(table_note(len(first), ranked_count(records, benchmark)))
         inputs = [state, bench, *controls, shown_columns]
         gr.Button("apply filters", size="sm").click(table_view, inputs, [table, note],
                                                     api_name=f"table_{benchmark}")
         for control in inputs[2:]:
             control.change(table_view, inputs, [table, note], api_name=False)
+        protocols = gr.Textbox(as_submitted_text(records, benchmark), interactive=False,
+                               label="as submitted (needs a model to recompute): protocol per "
+                                     "system", lines=2)
         unofficial = _unofficial_section(records, benchmark)
-        _grid_section(state, bench, benchmark, systems, grids)
+        pickers = _grid_section(state, bench, benchmark, systems, grids)
         with gr.Row():
             system_a = gr.Dropdown(systems, value=systems[0] if systems else None,
                                    label="system A")
@@ -449,16 +576,17 @@ def _benchmark_tab(state: gr.State, records: list[dict], benchmark: str):
                                 "for neither system)")
         gr.Button("compare").click(compare_view, [state, bench, system_a, system_b],
                                    [verdict, compare_status], api_name=f"compare_{benchmark}")
-    return inputs, table, note, unofficial
+    return {"inputs": inputs, "table": table, "note": note, "unofficial": unofficial,
+            "systems": [system_a, system_b, *pickers], "protocols": protocols}
 
 
 def _unofficial_section(records: list[dict], benchmark: str) -> tuple:
     """The labelled table of the benchmark's unofficial records; returns (table, note)."""
     gr.Markdown(f"### {UNOFFICIAL_LABEL}\n\nNot part of the ranking above: records "
-                "submitted with `courtbench submit --unofficial` (scored off the protocol's "
-                "options or on data the results dataset does not accept) and records whose "
-                "data fingerprint the results dataset does not accept. The column *"
-                f"{REASON_COLUMN}* names the option or fingerprint that differs.")
+                "submitted with `courtbench submit --unofficial`, scored off the protocol's "
+                "options or from a run that was incomplete or filled cases with a fallback. "
+                f"Their numbers are recomputed like every other. The column *{REASON_COLUMN}* "
+                "names what differs.")
     frame = unofficial_table(records, benchmark)
     table = gr.Dataframe(frame, datatype=_datatypes(frame), interactive=False, wrap=True,
                          label=f"{benchmark}: {UNOFFICIAL_LABEL}", max_height=400)
@@ -466,9 +594,11 @@ def _unofficial_section(records: list[dict], benchmark: str) -> tuple:
     return table, note
 
 
-def _grid_section(state, bench, benchmark, systems, grids):
+def _grid_section(state, bench, benchmark, systems, grids) -> list:
+    """The grid picker of a benchmark with two-dimensional breakdowns; returns its system
+    picker (in a list, empty without grids)."""
     if not grids:
-        return
+        return []
     rows, columns = grid_axes().get(benchmark, ("row", "column"))
     gr.Markdown(f"**Grid of one system:** rows = {rows}, columns = {columns} (values rounded "
                 "to 2 decimals).")
@@ -479,6 +609,22 @@ def _grid_section(state, bench, benchmark, systems, grids):
     grid_out = gr.Dataframe(interactive=False)
     gr.Button("show grid").click(grid_view, [state, bench, grid_system, grid_table],
                                  [grid_out, grid_status], api_name=f"grid_{benchmark}")
+    return [grid_system]
+
+
+def reload_outputs(fresh: list[dict], fresh_refused: list, previous: list[dict],
+                   previous_refused: list, benchmarks: list[str], tabs: list[dict]) -> list:
+    """The new values of everything a reload refreshes (state, refused state, header,
+    refused table, then per tab its system pickers and protocols); the tables themselves
+    follow in chained events that read the new state."""
+    change = change_text(changes(previous, fresh, previous_refused, fresh_refused))
+    outputs = [fresh, fresh_refused, header_text(fresh, fresh_refused, change),
+               gr.Dataframe(value=fresh_refused or None, visible=bool(fresh_refused))]
+    for benchmark, tab in zip(benchmarks, tabs, strict=True):
+        systems = [r["system"] for r in fresh if r["benchmark"] == benchmark]
+        outputs += [gr.Dropdown(choices=systems) for _ in tab["systems"]]
+        outputs.append(as_submitted_text(fresh, benchmark))
+    return outputs
 
 
 def _about() -> str:
@@ -489,20 +635,25 @@ def _about() -> str:
     return text.strip()
 
 
+def page_benchmarks(records: list[dict]) -> list[str]:
+    """The benchmarks with a tab: every one this page can verify (so a record added by a
+    reload always has its tab) and any of the records."""
+    return sorted(set(VERIFIERS) | {r["benchmark"] for r in records})
+
+
 def build_app(records: list[dict], refused: list[list[str]], *, folder: Path | None = None
               ) -> gr.Blocks:
     """The page: a header, one tab per benchmark, Submit, About, and the refused files.
 
     ``folder``: where "Reload results" reads from (None: ``RESULTS_DIR`` or a new download).
     """
-    benchmarks = sorted({r["benchmark"] for r in records})
+    benchmarks = page_benchmarks(records)
     with gr.Blocks(title="courtbench leaderboard") as app:
         state = gr.State(records)
+        refused_state = gr.State(refused)
         header = gr.Markdown(header_text(records, refused))
         reload_button = gr.Button("Reload results", size="sm")
-        tabs = []
-        for benchmark in benchmarks:
-            tabs.append(_benchmark_tab(state, records, benchmark))
+        tabs = [_benchmark_tab(state, records, benchmark) for benchmark in benchmarks]
         with gr.Tab("Submit"):
             gr.Markdown(SUBMIT)
         with gr.Tab("About"):
@@ -512,21 +663,19 @@ def build_app(records: list[dict], refused: list[list[str]], *, folder: Path | N
                                      label="Refused files (not shown above; text as found)",
                                      visible=bool(refused))
 
-        def reload():
+        def reload(previous, previous_refused):
             fresh, fresh_refused = load_records(folder)
-            outputs = [fresh, header_text(fresh, fresh_refused),
-                       gr.Dataframe(value=fresh_refused or None, visible=bool(fresh_refused))]
-            for _ in tabs:
-                outputs.extend([gr.skip(), gr.skip()])
-            return outputs
+            return reload_outputs(fresh, fresh_refused, previous, previous_refused,
+                                  benchmarks, tabs)
 
-        reload_outputs = [state, header, refused_table]
-        for _, table, note, _ in tabs:
-            reload_outputs += [table, note]
-        event = reload_button.click(reload, None, reload_outputs, api_name="reload")
-        for benchmark, (inputs, table, note, unofficial) in zip(benchmarks, tabs, strict=True):
-            event = event.then(table_view, inputs, [table, note], api_name=False)
-            event = event.then(unofficial_view, inputs[:2], list(unofficial),  # state, bench
+        outputs = [state, refused_state, header, refused_table]
+        for tab in tabs:
+            outputs += [*tab["systems"], tab["protocols"]]
+        event = reload_button.click(reload, [state, refused_state], outputs, api_name="reload")
+        for benchmark, tab in zip(benchmarks, tabs, strict=True):
+            event = event.then(table_view, tab["inputs"], [tab["table"], tab["note"]],
+                               api_name=False)
+            event = event.then(unofficial_view, tab["inputs"][:2], list(tab["unofficial"]),
                                api_name=f"unofficial_{benchmark}")
     return app
 
