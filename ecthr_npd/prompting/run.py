@@ -455,26 +455,41 @@ def _prepare(args: argparse.Namespace, out: Path):
     return splits, paths, options
 
 
+def _facts_notice(data_folder, input_kind: str) -> str | None:
+    """The Facts screen's findings notice of ``data_folder`` (printed as a warning), or None
+    when the run does not read the Facts or the screen found nothing."""
+    notice = facts_findings_notice(data_folder) if input_kind == "facts" else None
+    if notice:
+        print(f"warning: {notice}", file=sys.stderr)
+    return notice
+
+
+def _task_for(args: argparse.Namespace, data, splits, input_kind: str, budget, limit):
+    """The Inspect task of one ``predict`` run, built from its command-line options."""
+    from ecthr_npd.inspect_task import build_task
+
+    knowledge = getattr(args, "knowledge_base", None)
+    return build_task(data, splits, prompt=args.prompt, input_kind=input_kind, k=args.k,
+                      max_input_words=getattr(args, "max_input_words", None), budget=budget,
+                      fallback=args.fallback, folder=Path(args.data), actions=args.actions,
+                      max_steps=args.max_steps, top_k=args.top_k,
+                      knowledge_base=str(knowledge) if knowledge else None,
+                      min_prior_count=args.min_prior_count, limit=limit)
+
+
 def _predict_one(args: argparse.Namespace, input_kind: str, out: Path) -> int:
     """One run of ``courtbench predict ecthr_npd`` with ``input_kind`` into ``out``."""
     from courtbench.inspect_glue.runner import run_task
     from ecthr_npd.agent.traces import write_traces
     from ecthr_npd.data import load_benchmark
-    from ecthr_npd.inspect_task import build_task
 
     splits, paths, options = _prepare(args, out)
-    react, knowledge = args.prompt == REACT, getattr(args, "knowledge_base", None)
+    react = args.prompt == REACT
     budget = token_budget(args) if input_kind == "facts" else None
     data = load_benchmark(args.data, facts=input_kind == "facts")
-    notice = facts_findings_notice(args.data) if input_kind == "facts" else None
-    if notice:
-        print(f"warning: {notice}", file=sys.stderr)
+    notice = _facts_notice(args.data, input_kind)
     max_words = getattr(args, "max_input_words", None)
-    task = build_task(data, splits, prompt=args.prompt, input_kind=input_kind, k=args.k,
-                      max_input_words=max_words, budget=budget, fallback=args.fallback,
-                      folder=Path(args.data), actions=args.actions, max_steps=args.max_steps,
-                      top_k=args.top_k, knowledge_base=str(knowledge) if knowledge else None,
-                      min_prior_count=args.min_prior_count, limit=options.limit)
+    task = _task_for(args, data, splits, input_kind, budget, options.limit)
     case_meta = [dict(sample.metadata or {}) for sample in task.dataset]
     input_info = input_record(input_kind, max_words, case_meta, budget)
     _announce_cuts(case_meta, max_words, budget)
