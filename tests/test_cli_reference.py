@@ -113,7 +113,8 @@ def _leaf_count(value) -> int:
 
 
 @pytest.mark.parametrize(("value", "shown"), [
-    (True, "yes"), (14575, "14,575"), (111.221, "111.2"), (0.0009, "0.0009000"),
-    (65129.5, "65,130"), (2.445, "2.445"), (None, "—"), (0.0, "0.0")])
+    (True, "yes"), (14575, "14,575"), (111.221, "111.2"), (0.0009, "0.0009"),
+    (65129.5, "65,130"), (2.445, "2.445"), (0.02, "0.02"), (2.0, "2"), (None, "—"),
+    (0.0, "0.0")])
 def test_figures_are_shown_to_four_significant_digits(value, shown):
     assert _hooks().number_text(value) == shown

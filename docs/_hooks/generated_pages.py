@@ -110,7 +110,7 @@ def docstring_markdown(text: str) -> str:
 
 def number_text(value) -> str:
     """A figure as the table shows it: integers with separators, other numbers to four
-    significant digits, booleans as yes / no."""
+    significant digits (trailing zeros dropped), booleans as yes / no."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int):
@@ -119,7 +119,8 @@ def number_text(value) -> str:
         if not math.isfinite(value) or value == 0:
             return str(value)
         decimals = max(0, 3 - math.floor(math.log10(abs(value))))
-        return f"{value:,.{decimals}f}"
+        text = f"{value:,.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
     if value is None:
         return "—"
     return str(value)
