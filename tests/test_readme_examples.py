@@ -521,3 +521,35 @@ def test_the_pipeline_block_is_build_verify_baselines_evaluate_publish():
     assert [shlex.split(c)[1] for c in shell_commands("bash", block)] == [
         "build", "verify", "baselines", "evaluate", "publish"]
     assert shell_commands("bash", block)[0] in PROMISED
+
+
+def _written_paths(command: str) -> list[str]:
+    """What a command writes in the reader's folder: ``--out``/``--cache`` values, the
+    folder ``leaderboard init|space`` and ``metrics export`` write, a ``>`` redirection."""
+    words = command.split()
+    written = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--out", "--cache", ">")]
+    for prefix, position in (("courtbench leaderboard init ", 3),
+                             ("courtbench leaderboard space ", 3),
+                             ("courtbench metrics export ", 4)):
+        if command.startswith(prefix) and len(words) > position:
+            written.append(words[position])
+    # absolute paths, variables, options and placeholders (DIR) are not the reader's files
+    return [w for w in written if not w.startswith(("/", "$", "-"))
+            and not Path(w).parts[0].isupper()]
+
+
+def test_every_output_of_the_examples_is_ignored_by_git():
+    """A reader who runs the examples in a clone gets no untracked files: every top-level
+    folder or file the examples write is in .gitignore."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    commands = [c for b in example_blocks() if b.language != "python"
+                for c in shell_commands(b.language, b.body)]
+    tops = sorted({Path(w).parts[0] + ("/x" if len(Path(w).parts) > 1 or not Path(w).suffix
+                                       else "") for c in commands for w in _written_paths(c)})
+    assert len(tops) >= 8, tops
+    done = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", "--non-matching",
+                           *tops], cwd=ROOT, capture_output=True, text=True)
+    not_ignored = [line.split("\t")[-1] for line in done.stdout.splitlines()
+                   if line.startswith("::")]
+    assert not not_ignored, f"written by the examples but not in .gitignore: {not_ignored}"
