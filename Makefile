@@ -13,12 +13,14 @@ TORCH_PIN ?= torch==2.13.0
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 DEMO_OUT ?= demo_out
 SPACES_OUT ?= spaces_screenshots
+# the documentation site (git-ignored)
+DOCS_OUT ?= site
 PYTEST_ARGS ?=
 # both cores; one file per worker, so that a module's costly fixture (six page servers, a
 # built wheel) is set up once
 PYTEST_WORKERS ?= -n 2 --dist loadfile
 
-.PHONY: demo embeddings test coverage bench lint clean spaces release
+.PHONY: demo embeddings test docs coverage bench lint clean spaces release
 
 $(VENV)/.venv-created:
 	$(PYTHON) -m venv $(VENV)
@@ -59,18 +61,34 @@ embeddings: $(VENV)/.installed-demo $(VENV)/.installed-torch
 # Spaces' Gradio and the training stack (train: transformers, peft, accelerate) included, so
 # that CI runs their tests.
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed-torch
-	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train,inspect]' '$(TORCH_PIN)'
+	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train,inspect,docs]' '$(TORCH_PIN)'
 	$(COMPILE_VENV)
 	touch $@
+
+# The documentation site alone: the core package and MkDocs (the docs extra).
+$(VENV)/.installed-docs: pyproject.toml $(VENV)/.venv-created
+	$(PIP) install --quiet --no-compile -e '.[docs]'
+	touch $@
+
+# mkdocs build --strict: a broken link, a missing page or a docstring griffe cannot read fails.
+# Offline: the hooks read the repository (cards, parsers, benchmark results), nothing is
+# fetched. NO_MKDOCS_2_WARNING silences Material's end-of-life banner.
+DOCS_BUILD = NO_MKDOCS_2_WARNING=1 HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(VENV)/bin/mkdocs build --strict --quiet --site-dir $(DOCS_OUT)
+
+docs: $(VENV)/.installed-docs
+	$(DOCS_BUILD)
+	@echo "documentation site: $(DOCS_OUT)/index.html"
 
 demo: $(VENV)/.installed-demo
 	$(VENV)/bin/courtbench demo --out $(DEMO_OUT)
 
 # pytest exits 5 when it collected no test; a vanished suite is a failure, said out loud.
+# Then the documentation site is built (strict), so that CI fails on a broken page too.
 test: $(VENV)/.installed-test
 	@rc=0; HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
+	$(DOCS_BUILD)
 
 # Line coverage of the shipped code over the whole suite (settings in pyproject.toml); prints
 # the table and its total.
@@ -104,4 +122,4 @@ release: $(VENV)/.installed-test
 	$(VENV)/bin/twine check --strict dist/*
 
 clean:
-	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) .pytest_cache .hypothesis .ruff_cache .coverage .coverage.*
+	rm -rf $(VENV) $(DEMO_OUT) $(SPACES_OUT) $(DOCS_OUT) .pytest_cache .hypothesis .ruff_cache .coverage .coverage.*

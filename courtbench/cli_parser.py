@@ -12,7 +12,9 @@
 - a usage error (unknown flag, missing or bad value — a number outside its range included,
   see :mod:`courtbench.option_checks`) is one line on stderr, exit status 2, with no usage
   block burying it;
-- ``--help`` shows the range every numeric option accepts.
+- ``--help`` shows the range every numeric option accepts;
+- a description or epilog taken from a docstring is shown as plain text: the docstring's
+  markup (double-backquoted code, Sphinx roles) is removed, not printed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ from courtbench.option_checks import allowed_range
 
 #: An option whose help starts "with --X:" only has an effect together with --X.
 _ONLY_WITH = re.compile(r"^with (--[a-z][a-z0-9-]*)\b")
+
+#: ``code`` in a docstring.
+_LITERAL = re.compile(r"``(.+?)``", re.S)
+#: A Sphinx cross-reference: ``:mod:`a.b```, ``:attr:`~a.b.c``` (``~``: the last name only).
+_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`(~?)([^`<]*?)(?:\s*<([^`>]+)>)?`")
 
 #: old spelling → the spelling used by every command.
 RENAMED_OPTIONS = {"--split": "--splits", "--system": "--systems"}
@@ -63,12 +70,26 @@ def _renamed(args: tuple[str, ...], kwargs: dict) -> tuple[tuple[str, ...], dict
     return (new, *(a for a in args if a != old), old), kwargs
 
 
+def plain_text(text: str) -> str:
+    """``text`` (a docstring) without its markup, as a terminal shows help: ````code```` →
+    ``code``, ``:mod:`a.b``` → ``a.b``, ``:attr:`~a.b.c``` → ``c``; nothing else changes."""
+    def _reference(match: re.Match) -> str:
+        short, title, target = match.groups()
+        name = (title or target or "").strip()
+        return name.rsplit(".", 1)[-1] if short else name
+
+    return _LITERAL.sub(r"\1", _ROLE.sub(_reference, text))
+
+
 class CourtbenchParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` without abbreviations, with "did you mean" for unknown
     flags and renamed spellings (see the module docstring). Sub-parsers inherit the class."""
 
     def __init__(self, *args, **kwargs):
         kwargs["allow_abbrev"] = False
+        for key in ("description", "epilog"):
+            if isinstance(kwargs.get(key), str):
+                kwargs[key] = plain_text(kwargs[key])
         super().__init__(*args, **kwargs)
 
     def add_argument(self, *args, **kwargs):

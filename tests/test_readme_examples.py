@@ -1,19 +1,28 @@
-"""Every shell and Python example of README.md runs as written, offline, or is listed with
-the reason it cannot.
+"""Every shell and Python example of README.md, of the documentation site (docs/**/*.md) and
+of the metric cards the site shows (metrics/<name>/README.md) runs as written, offline, or is
+listed with the reason it cannot.
 
 The fenced ```bash / ```sh / ```shell / ```console (its ``$ `` lines) and ```python blocks
-are read in order. A shell command is one line (``\\`` continuations joined, comments
-dropped, ``[optional]`` parts dropped) run in a fresh copy of one workspace prepared once per
-module: tiny synthetic builds of both benchmarks, their baseline predictions and reports,
-and a results folder seeded from them; a scripted chat server on 127.0.0.1 stands in for
-every LLM endpoint. ``courtbench`` commands run in-process (``courtbench.cli.main``), other
+are read in order (a fence indented inside a list item too). A shell command is one line
+(``\\`` continuations joined, comments dropped) run in a fresh copy of one workspace prepared
+once per module: tiny synthetic builds of both benchmarks, their baseline predictions and
+reports, and a results folder seeded from them; a scripted chat server on 127.0.0.1 stands in
+for every LLM endpoint. ``courtbench`` commands run in-process (``courtbench.cli.main``), other
 commands through bash with this interpreter's bin folder first on PATH.
 
-What differs from the README's text is written down here: :data:`SUBSTITUTIONS` (a real
-release path, endpoints, sizes made small), :data:`STAND_INS` (files a command reads that
-come from a command not run here), :data:`PATCHED` (a slow check covered elsewhere) and
-:data:`NOT_RUN` (commands that cannot run offline or in a test, each with the reason). A README command in none of them is run; a command of a
-tool this file does not know fails the test, and so does an entry no README command uses.
+The documentation and the cards are held to the rule a reader pastes by: a command runs
+exactly as written (no ``[optional]`` parts, which :func:`test_docs_commands_run_as_pasted`
+refuses) and a Python block runs alone, in an empty namespace. README.md is still read the old
+way until it is cut down to a short page that links here: its ``[optional]`` parts are
+dropped and its Python blocks see :data:`PYTHON_NAMESPACE`. Doctest blocks of the cards
+(``>>>``) are run by tests/test_metric_common.py, not here.
+
+What differs from the text is written down here: :data:`SUBSTITUTIONS` (a real release path,
+endpoints, sizes made small), :data:`STAND_INS` (files a command reads that come from a
+command not run here), :data:`PATCHED` (a slow check covered elsewhere) and :data:`NOT_RUN`
+(commands that cannot run offline or in a test, each with the reason). A command in none of
+them is run; a command of a tool this file does not know fails the test, and so does an
+entry no example uses.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -37,7 +47,9 @@ from fake_chat_server import FakeChatServer, Reply, judgement
 
 from courtbench.cli import main
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 SHELL_LANGUAGES = ("bash", "sh", "shell", "console")
 LLM = "http://127.0.0.1:{port}/v1"  # the scripted server; {port} is filled in at run time
 
@@ -66,9 +78,9 @@ NOT_RUN = {
     "courtbench generate slds --data built/slds --config all --split test --shots 0 "
     "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
     "courtbench predict ecthr_npd --data built/ecthr_npd --base-url http://127.0.0.1:8000/v1 "
-    "--model Qwen/Qwen2.5-7B-Instruct --prompt react": "its --knowledge-base my_modules/ is "
-        "the reader's own folder; the agent runs against a scripted ReAct model in "
-        "tests/test_ecthr_agent.py",
+    "--model Qwen/Qwen2.5-7B-Instruct --prompt react": "the agent needs a tool-calling model "
+        "(and the README's --knowledge-base my_modules/ is the reader's own folder); it runs "
+        "against a scripted ReAct model in tests/test_ecthr_agent.py",
     "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/dense": "needs the "
         "embedding model models/bge-m3 (tests/test_ecthr_text_baselines.py uses a tiny one)",
     "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/sparse": "needs the "
@@ -83,6 +95,26 @@ NOT_RUN = {
         "the Hub (its --dry-run twin is run)",
     'courtbench publish "$(courtbench metrics path npd_regression)"': "uploads to the Hub "
         "(tests/test_publish.py plans metric folders)",
+    # the documentation site's own
+    "source .venv/bin/activate": "activates the clone's environment; the examples run with "
+                                 "this test's interpreter, whose bin folder is first on PATH",
+    "courtbench demo": "the whole pipeline of both benchmarks (minutes even at --scale 0.05); "
+                       "tests/test_command_demo.py runs it",
+    "make docs": "builds this site; `make test` builds it too (mkdocs build --strict)",
+    "courtbench publish built/ecthr_npd --repo-id ORG/ecthr_npd --private": "uploads to the "
+        "Hub (its --dry-run twin is run)",
+    "courtbench submit report/ --repo-id ORG/courtbench-results --systems": "opens a pull "
+        "request on the Hub (its --dry-run twin is run)",
+    "courtbench baselines ecthr_npd --data built/ecthr_npd_facts --out preds/dense": "needs "
+        "the embedding model models/bge-m3 (tests/test_ecthr_text_baselines.py uses a tiny one)",
+    "courtbench baselines ecthr_npd --data built/ecthr_npd_facts --out preds/sparse": "needs "
+        "the embedding model models/bge-m3",
+    "courtbench predict ecthr_npd --data built/ecthr_npd_facts --base-url "
+    "http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --prompt zero_shot --input "
+    "facts --tokenizer": "needs the model's tokenizer folder models/Qwen2.5-7B-Instruct "
+        "(tests/test_ecthr_predict_tokens.py cuts with a small local tokenizer)",
+    "courtbench generate slds --data built/slds --config all --splits test --shots 0 "
+    "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
 }
 
 #: ``(pattern, replacement, why)``: regular expressions applied in order to a shell command
@@ -110,6 +142,12 @@ SUBSTITUTIONS = [
      "the plan only (the README offers --dry-run)"),
     (r'"ORG/ecthr_npd"', '"built/ecthr_npd"', "the built folder instead of the Hub copy"),
     (r"bertscore=True", "bertscore=False", "BERTScore downloads a model"),
+    # the documentation site's and the cards' own
+    (r"^(courtbench build ecthr_npd --synthetic .*--n )\d+", r"\g<1>200", "a tiny stand-in"),
+    (r"--split-sizes 10217,1461", "--split-sizes 210,30",
+     "the release's boundaries scaled to the workspace's 300 cases"),
+    (r"--id-size 1000", "--id-size 20", "an ID view that fits 300 cases"),
+    (r"--data slds_hub", "--data built/slds", "the workspace's SLDS folder (a card's example)"),
 ]
 
 #: What is replaced inside courtbench while the examples run: attribute → (stand-in, why).
@@ -125,6 +163,7 @@ PATCHED = {
 #: does not run (see NOT_RUN): path → what stands in for it.
 STAND_INS = {
     "preds/agent.csv": "the train_median baseline (for the agent's file)",
+    "preds/agent/agent.csv": "the train_median baseline (for the agent's file)",
     "preds/llm_few_shot.csv": "the zero baseline (for the LLM's file, when the block "
                               "that writes it is not run first)",
     "runs/modernbert/predictions/modernbert.csv": "the zero baseline (for a trained model's)",
@@ -144,7 +183,8 @@ PYTHON_NAMESPACE = {
     "headnote_langs": ["de", "fr"], "decision_langs": ["de", "fr"],
 }
 
-#: After the block whose commands start so, these files must exist (what the block promises).
+#: After the README block whose commands start so, these files must exist (what the block
+#: promises).
 PROMISED = {"courtbench build ecthr_npd --source case_level.csv --out built/ecthr_npd":
             ["reports/ecthr_npd/report.md"]}
 
@@ -152,13 +192,16 @@ FACTS = ("The applicant was born in 1961 and lives in Vilnius. He was arrested i
          "detained for 48 hours; the District Court heard 12 witnesses.")
 
 
-# ----------------------------------------------------------------------------- README reading
+# ----------------------------------------------------------------------------- reading
 
 
-def fenced_blocks(text: str) -> list[tuple[int, str, str]]:
-    """``(first line, language, body)`` of each fenced block of ``text``."""
-    return [(text[:m.start()].count("\n") + 1, m.group(1), m.group(2))
-            for m in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)]
+def fenced_blocks(text: str, *, indented: bool = False) -> list[tuple[int, str, str]]:
+    """``(first line, language, body)`` of each fenced block of ``text``; with ``indented``
+    also the fences indented inside a list item (their body dedented by the fence's indent)."""
+    indent = r"( *)" if indented else r"()"
+    return [(text[:m.start()].count("\n") + 1, m.group(2),
+             re.sub(rf"^{m.group(1)}", "", m.group(3), flags=re.M))
+            for m in re.finditer(rf"^{indent}```(\w*)\n(.*?)^\1```", text, re.S | re.M)]
 
 
 def _without_comment(line: str) -> str:
@@ -185,9 +228,41 @@ def shell_commands(language: str, body: str) -> list[str]:
             if _without_comment(line).strip()]
 
 
+class Block(NamedTuple):
+    """One example: where it is, its language and text, and whether it is held to the
+    pasted-as-written rule (every source but README.md, until README.md is cut down)."""
+
+    source: str
+    line: int
+    language: str
+    body: str
+    strict: bool
+
+
+def example_sources() -> list[Path]:
+    """README.md, every page of docs/ (the hooks' folder excluded) and every metric card."""
+    pages = sorted(p for p in DOCS.rglob("*.md") if "_hooks" not in p.parts)
+    cards = sorted(p for p in (ROOT / "metrics").glob("*/README.md")
+                   if not p.parent.name.startswith("_"))
+    return [README, *pages, *cards]
+
+
+def example_blocks() -> list[Block]:
+    """Every shell and Python block of :func:`example_sources`, in order; doctest blocks
+    (``>>>``) are left to tests/test_metric_common.py."""
+    blocks = []
+    for path in example_sources():
+        strict = path != README
+        for line, language, body in fenced_blocks(path.read_text(encoding="utf-8"),
+                                                   indented=strict):
+            if (language in SHELL_LANGUAGES or language == "python") and ">>> " not in body:
+                blocks.append(Block(path.relative_to(ROOT).as_posix(), line, language, body,
+                                    strict))
+    return blocks
+
+
 def readme_blocks() -> list[tuple[int, str, str]]:
-    return [b for b in fenced_blocks(README.read_text(encoding="utf-8"))
-            if b[1] in SHELL_LANGUAGES or b[1] == "python"]
+    return [(b.line, b.language, b.body) for b in example_blocks() if b.source == "README.md"]
 
 
 def not_run_reason(command: str) -> str | None:
@@ -209,9 +284,10 @@ def substituted(text: str, port: int) -> str:
     return text.replace("{port}", str(port))
 
 
-def runnable_form(command: str, port: int) -> str:
-    """``command`` as run here: ``[optional]`` parts dropped, :data:`SUBSTITUTIONS` applied."""
-    return substituted(without_optional_parts(command), port)
+def runnable_form(command: str, port: int, *, strict: bool = False) -> str:
+    """``command`` as run here: :data:`SUBSTITUTIONS` applied (and, in README.md,
+    ``[optional]`` parts dropped first)."""
+    return substituted(command if strict else without_optional_parts(command), port)
 
 
 # ----------------------------------------------------------------------------- the workspace
@@ -280,6 +356,9 @@ def workspace(tmp_path_factory, monkeypatch_module) -> Path:
          "--reference-report", "slds_report")
     shutil.copytree("preds/ecthr_npd", "preds/baselines", ignore=shutil.ignore_patterns("*.json"))
     shutil.copyfile("preds/ecthr_npd/train_median.csv", "preds/agent.csv")
+    Path("preds/agent").mkdir()
+    shutil.copyfile("preds/ecthr_npd/train_median.csv", "preds/agent/agent.csv")
+    (root / "metrics").symlink_to(ROOT / "metrics")  # a card's evaluate.load("metrics/<name>")
     shutil.copyfile("preds/ecthr_npd/zero.csv", "preds/llm_few_shot.csv")
     Path("runs/modernbert/predictions").mkdir(parents=True)
     shutil.copyfile("preds/ecthr_npd/zero.csv", "runs/modernbert/predictions/modernbert.csv")
@@ -334,7 +413,11 @@ def _run_shell(command: str, folder: Path, copied: set[str]) -> None:
         for word in shlex.split(command)[1:]:
             argv += sorted(glob.glob(word)) or [word] if "*" in word else [word]
         _free_copied_output(argv, copied)
-        assert main(argv) == 0, command
+        try:
+            status = main(argv)
+        except SystemExit as done:  # --help, --version
+            status = done.code or 0
+        assert status == 0, command
         return
     bin_folder = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_folder + os.pathsep + os.environ.get("PATH", ""),
@@ -344,13 +427,21 @@ def _run_shell(command: str, folder: Path, copied: set[str]) -> None:
     assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
 
 
-def _block_id(block: tuple[int, str, str]) -> str:
-    return f"README.md:{block[0]}:{block[1]}"
+def _block_id(block: Block) -> str:
+    return f"{block.source}:{block.line}:{block.language}"
 
 
-@pytest.mark.parametrize("block", readme_blocks(), ids=_block_id)
+@pytest.mark.parametrize("block", [b for b in example_blocks() if b.source == "README.md"],
+                         ids=_block_id)
 def test_readme_example_runs(block, workspace, llm_server, tmp_path, monkeypatch, capsys):
-    line, language, body = block
+    run_example(block, workspace, llm_server, tmp_path, monkeypatch, capsys)
+
+
+def run_example(block: Block, workspace: Path, llm_server, tmp_path: Path, monkeypatch,
+                capsys) -> None:
+    """Run one example in a fresh copy of ``workspace`` (the documentation's examples run
+    through this too, from tests/test_docs_examples.py, so that both files share the two
+    cores)."""
     folder = tmp_path / "w"
     shutil.copytree(workspace, folder, symlinks=True)
     monkeypatch.chdir(folder)
@@ -358,21 +449,24 @@ def test_readme_example_runs(block, workspace, llm_server, tmp_path, monkeypatch
     for attribute, (stand_in, _) in PATCHED.items():
         monkeypatch.setattr(attribute, stand_in)
     port = int(llm_server.url.rsplit(":", 1)[1].split("/")[0])
-    if language == "python":
-        source = substituted(body, port)
-        exec(compile(source, f"README.md:{line}", "exec"), dict(PYTHON_NAMESPACE))  # noqa: S102
+    where = f"{block.source}:{block.line}"
+    if block.language == "python":
+        source = substituted(block.body, port)
+        namespace = {"__name__": "__example__"} if block.strict else dict(PYTHON_NAMESPACE)
+        exec(compile(source, where, "exec"), namespace)  # noqa: S102
+        capsys.readouterr()
         return
-    commands = shell_commands(language, body)
+    commands = shell_commands(block.language, block.body)
     ran = [c for c in commands if not_run_reason(c) is None]
     if not ran:
         reasons = "; ".join(sorted({not_run_reason(c) for c in commands}))
-        pytest.skip(f"README.md:{line}: nothing here runs offline ({reasons})")
+        pytest.skip(f"{where}: nothing here runs offline ({reasons})")
     copied = {os.path.relpath(path, workspace) for path in glob.glob(f"{workspace}/**",
                                                                       recursive=True)}
     for command in ran:
-        _run_shell(runnable_form(command, port), folder, copied)
+        _run_shell(runnable_form(command, port, strict=block.strict), folder, copied)
         capsys.readouterr()
-    for promised in PROMISED.get(commands[0], []):
+    for promised in [] if block.strict else PROMISED.get(commands[0], []):
         assert (folder / promised).is_file(), promised
 
 
@@ -394,22 +488,39 @@ def test_a_new_example_of_an_unknown_tool_is_caught_and_console_output_is_not_a_
         "courtbench metrics list"]
 
 
-def test_every_readme_command_is_run_or_listed_with_its_reason():
-    commands = [c for _, language, body in readme_blocks() if language != "python"
-                for c in shell_commands(language, body)]
+def test_every_command_is_run_or_listed_with_its_reason():
+    blocks = example_blocks()
+    commands = [c for b in blocks if b.language != "python"
+                for c in shell_commands(b.language, b.body)]
     unknown = unlisted(commands)
-    assert not unknown, ("README commands neither run here nor listed in NOT_RUN (add the "
+    assert not unknown, ("commands neither run here nor listed in NOT_RUN (add the "
                          "reason): " + "; ".join(unknown))
     unused = [prefix for prefix in NOT_RUN if not any(c.startswith(prefix) for c in commands)]
-    assert not unused, f"NOT_RUN entries no README command uses any more: {unused}"
-    sources = [body for _, language, body in readme_blocks() if language == "python"]
+    assert not unused, f"NOT_RUN entries no example uses any more: {unused}"
+    sources = [b.body for b in blocks if b.language == "python"]
     sources += [without_optional_parts(c) for c in commands if not_run_reason(c) is None]
     unused = [pattern for pattern, _, _ in SUBSTITUTIONS
               if not any(re.search(pattern, source, re.M) for source in sources)]
-    assert not unused, f"SUBSTITUTIONS no README example uses any more: {unused}"
+    assert not unused, f"SUBSTITUTIONS no example uses any more: {unused}"
     words = {word for c in commands for word in c.split()}
     missing = [path for path in STAND_INS if not any(fnmatch.fnmatch(path, w) for w in words)]
-    assert not missing, f"STAND_INS no README command reads: {missing}"
+    assert not missing, f"STAND_INS no command reads: {missing}"
+
+
+def test_docs_commands_run_as_pasted():
+    """A command of the site or a card has no ``[optional]`` part and no ``...``: pasted as
+    written it runs (``build ecthr_npd --synthetic [--n 14575 --seed 0]`` would not)."""
+    pasted_wrong = [f"{b.source}:{b.line}: {c}" for b in example_blocks()
+                    if b.strict and b.language != "python"
+                    for c in shell_commands(b.language, b.body)
+                    if re.search(r"(^|\s)\[", c) or "..." in c.split() or "…" in c]
+    assert not pasted_wrong, "; ".join(pasted_wrong)
+
+
+def test_fences_inside_list_items_are_read():
+    text = "- an item:\n\n  ```bash\n  courtbench metrics list\n  ```\n"
+    assert fenced_blocks(text) == []
+    assert fenced_blocks(text, indented=True) == [(3, "bash", "courtbench metrics list\n")]
 
 
 def test_the_pipeline_block_is_build_verify_baselines_evaluate_publish():
@@ -419,3 +530,35 @@ def test_the_pipeline_block_is_build_verify_baselines_evaluate_publish():
     assert [shlex.split(c)[1] for c in shell_commands("bash", block)] == [
         "build", "verify", "baselines", "evaluate", "publish"]
     assert shell_commands("bash", block)[0] in PROMISED
+
+
+def _written_paths(command: str) -> list[str]:
+    """What a command writes in the reader's folder: ``--out``/``--cache`` values, the
+    folder ``leaderboard init|space`` and ``metrics export`` write, a ``>`` redirection."""
+    words = command.split()
+    written = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--out", "--cache", ">")]
+    for prefix, position in (("courtbench leaderboard init ", 3),
+                             ("courtbench leaderboard space ", 3),
+                             ("courtbench metrics export ", 4)):
+        if command.startswith(prefix) and len(words) > position:
+            written.append(words[position])
+    # absolute paths, variables, options and placeholders (DIR) are not the reader's files
+    return [w for w in written if not w.startswith(("/", "$", "-"))
+            and not Path(w).parts[0].isupper()]
+
+
+def test_every_output_of_the_examples_is_ignored_by_git():
+    """A reader who runs the examples in a clone gets no untracked files: every top-level
+    folder or file the examples write is in .gitignore."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    commands = [c for b in example_blocks() if b.language != "python"
+                for c in shell_commands(b.language, b.body)]
+    tops = sorted({Path(w).parts[0] + ("/x" if len(Path(w).parts) > 1 or not Path(w).suffix
+                                       else "") for c in commands for w in _written_paths(c)})
+    assert len(tops) >= 8, tops
+    done = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", "--non-matching",
+                           *tops], cwd=ROOT, capture_output=True, text=True)
+    not_ignored = [line.split("\t")[-1] for line in done.stdout.splitlines()
+                   if line.startswith("::")]
+    assert not not_ignored, f"written by the examples but not in .gitignore: {not_ignored}"

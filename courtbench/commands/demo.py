@@ -1,11 +1,11 @@
-"""``courtbench demo [--out DIR] [--scale S]``: the whole pipeline on the synthetic stand-ins.
+"""``courtbench demo``: the whole pipeline on the synthetic stand-ins.
 
 For every installed dataset plugin: build its synthetic stand-in into a Hub folder, verify
 it, run every baseline, evaluate, and write the report; the main tables and paths are
-printed. Then, to show the metric modules as users load them, every plugin with a metric
-example (:attr:`courtbench.plugins.DatasetPlugin.metric_example`) scores a generated example
-prediction set through ``evaluate.load``, deterministically from ``--seed``, writes the
-results as JSON under ``--out`` and prints a compact summary.
+printed. Then every dataset that ships metric modules scores a generated example prediction
+set with them through ``evaluate.load`` (the plugin's ``metric_example`` hook),
+deterministically from ``--seed``, writes the results as JSON under ``--out`` and prints a
+compact summary.
 """
 
 from __future__ import annotations
