@@ -119,12 +119,30 @@ def tolerate_any_output_encoding() -> None:
                 pass
 
 
+# What an interrupted run leaves, by command: model runs keep every answer already received
+# (the response cache), training keeps its last complete checkpoint; the other commands
+# publish their outputs only at the end.
+_KEPT_ON_INTERRUPT = {
+    "train": "the run folder keeps its last complete checkpoint: continue with --resume",
+    "predict": "answers already received are kept: rerun the same command to send only the rest",
+    "generate": "answers already received are kept: rerun the same command to send only the rest",
+    "judge": "answers already received are kept: rerun the same command to send only the rest",
+}
+
+
+def interruption_note(prefix: str) -> str:
+    """What an interrupted ``courtbench`` command (``prefix`` = "courtbench CMD") left behind."""
+    command = prefix.removeprefix("courtbench").strip()
+    return _KEPT_ON_INTERRUPT.get(command, "outputs were left as they were before the run")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the process exit code.
 
     0 success; 1 a user or environment error, printed as one line (``courtbench CMD: error:
     ...``); 2 a usage error (argparse); 130 interrupted by Ctrl-C; 143 terminated by SIGTERM.
-    An interrupted or failed run leaves every output as it was before the run.
+    A failed run leaves every output as it was before the run; an interrupted one says what it
+    kept (:func:`interruption_note`).
     """
     prefix = "courtbench"
     tolerate_any_output_encoding()
@@ -149,12 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               "missing; install the extra the option needs)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"{prefix}: interrupted (Ctrl-C); outputs were left as they were before the run",
-              file=sys.stderr)
+        print(f"{prefix}: interrupted (Ctrl-C); {interruption_note(prefix)}", file=sys.stderr)
         return 130
     except Terminated:
-        print(f"{prefix}: terminated (SIGTERM); outputs were left as they were before the run",
-              file=sys.stderr)
+        print(f"{prefix}: terminated (SIGTERM); {interruption_note(prefix)}", file=sys.stderr)
         return 143
 
 

@@ -632,3 +632,14 @@ def test_memory_bound_refuses_an_oversized_release_before_reading(capsys, tmp_pa
     code, err = run_cli(capsys, "build", "ecthr_npd", "--source", ecthr_source,
                         "--out", tmp_path / "out")
     assert_one_line_error(code, err, "MiB; expected a CSV file of at most", "about 3 MiB")
+
+
+def test_an_interruption_says_what_each_kind_of_run_kept():
+    """Training keeps its checkpoints and model runs their answers: saying "left as before"
+    there would send a user to delete what --resume or a rerun would use."""
+    from courtbench.cli import interruption_note
+
+    assert "--resume" in interruption_note("courtbench train")
+    for command in ("predict", "generate", "judge"):
+        assert "rerun" in interruption_note(f"courtbench {command}")
+    assert interruption_note("courtbench build") == "outputs were left as they were before the run"
