@@ -171,7 +171,7 @@ def test_unavailable_libraries_are_listed_not_raised(monkeypatch, data, tmp_path
                         lambda name, *a: None if name in libraries.LIBRARIES else real(name, *a))
     assert libraries.unavailable() == list(libraries.LIBRARIES)
     assert "catboost" not in default_systems() and "ensemble" not in default_systems()
-    with pytest.raises(CourtbenchError, match=r"catboost unavailable.*pip install 'courtbench\[trees\]'"):
+    with pytest.raises(CourtbenchError, match=r"catboost unavailable.*pip install -e '\.\[trees\]'"):
         check_available(["knn", "catboost"])
     folder = tmp_path / "hub"
     from ecthr_npd.build import build_synthetic
@@ -180,7 +180,7 @@ def test_unavailable_libraries_are_listed_not_raised(monkeypatch, data, tmp_path
     assert main(["baselines", "ecthr_npd", "--data", str(folder), "--out",
                  str(tmp_path / "pred"), "--systems", "xgboost,zero"]) == 1
     err = capsys.readouterr().err
-    assert "xgboost unavailable" in err and "courtbench[trees]" in err
+    assert "xgboost unavailable" in err and "'.[trees]'" in err
     assert "Traceback" not in err and not (tmp_path / "pred").exists()
     with pytest.raises(ValueError, match="xgboost is not installed"):
         libraries.make_model("xgboost", {}, "squared", 10, 0, 1)

@@ -183,7 +183,7 @@ def test_without_transformers_the_error_names_the_extra(folder, tokenizer_folder
                  "--input", "facts", "--tokenizer", str(tokenizer_folder),
                  "--max-input-tokens", "10", "--dry-run"]) == 1
     err = _error_line(capsys)
-    assert "needs transformers" in err and "courtbench[embeddings]" in err
+    assert "needs transformers" in err and "'.[embeddings]'" in err
 
 
 @pytest.mark.parametrize(("changes", "expected"), [

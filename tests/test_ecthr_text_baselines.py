@@ -166,7 +166,7 @@ def test_bm25_missing_library_is_refused_in_one_line(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "bm25s", None)
-    with pytest.raises(CourtbenchError, match=r"bm25s.*pip install 'courtbench\[text\]'"):
+    with pytest.raises(CourtbenchError, match=r"bm25s.*pip install -e '\.\[text\]'"):
         check_text_systems(["bm25"], TextOptions())
 
 

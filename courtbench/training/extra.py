@@ -5,10 +5,12 @@ from __future__ import annotations
 import importlib.util
 
 from courtbench.errors import CourtbenchError
+from courtbench.extras import install_command
 
 #: What ``courtbench train`` needs (torch is pinned by the installation, not by the extra).
 TRAIN_MODULES = ("torch", "transformers", "accelerate")
-INSTALL_HINT = "pip install 'courtbench[train]' (keep your torch: add torch==<installed version>)"
+INSTALL_HINT = (install_command("train")
+                + " (keep your torch: add torch==<installed version>)")
 
 
 def require(modules: tuple[str, ...] = TRAIN_MODULES, *, command: str = "courtbench train") -> None:

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 
 from courtbench.errors import CourtbenchError
+from courtbench.extras import install_command
 
 BM25S_VERSION = "0.3.8"
-INSTALL = "pip install 'courtbench[text]'  (bm25s==0.3.8)"
+INSTALL = f"{install_command('text')} (bm25s=={BM25S_VERSION})"
 K1, B, METHOD = 1.5, 0.75, "lucene"
 STOPWORDS = "en"
 DENSE_DF_SHARE = 0.01

@@ -1,7 +1,7 @@
 """The paper's three gradient-boosting libraries behind one small interface.
 
 CatBoost, XGBoost and LightGBM come with the optional extra ``trees``
-(``pip install 'courtbench[trees]'``); :func:`unavailable` says which are missing.
+(the ``trees`` extra); :func:`unavailable` says which are missing.
 
 Each library fits a regressor to log1p(y) with a loss (``squared``: RMSE / squared error,
 ``l1``: MAE, whose minimiser is the conditional median) and predicts with only the first
@@ -33,9 +33,11 @@ from typing import Any
 
 import numpy as np
 
+from courtbench.extras import install_command
+
 LIBRARIES = ("catboost", "xgboost", "lightgbm")
 OBJECTIVES = ("squared", "l1")
-INSTALL_COMMAND = "pip install 'courtbench[trees]'"
+INSTALL_COMMAND = install_command("trees")
 MAX_TREES = 600
 TREE_STEP = 25
 

@@ -58,6 +58,7 @@ import numpy as np
 
 from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
+from courtbench.extras import install_command
 from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
 from ecthr_npd.facts_report import facts_findings_notice
 from ecthr_npd.prompting.facts_input import INPUT_KINDS, TokenBudget
@@ -84,7 +85,7 @@ DEFAULT_SEED = 42
 DEFAULT_MAX_TOKENS = 4096
 MAX_LISTED = 20
 REACT = "react"  # the agent's prompt kind: ecthr_npd.agent
-TOKENIZER_INSTALL = ("the embeddings extra: pip install 'courtbench[embeddings]', or only "
+TOKENIZER_INSTALL = (f"the embeddings extra: {install_command('embeddings')}, or only "
                      "pip install transformers")
 REQUEST_FAILED = "request_failed"
 
