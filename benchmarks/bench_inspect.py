@@ -1,17 +1,19 @@
-"""The Inspect runner (:func:`courtbench.inspect_glue.runner.run_task`) against today's
-home-made runner (:func:`courtbench.llm.run_chat`) in the same run.
+"""The Inspect runner (:func:`courtbench.inspect_glue.runner.run_task`) against a plain
+hand-written client (:mod:`benchmarks.plain_client`: the openai package's async client, a
+semaphore, an SQLite answer cache — courtbench's transport before Inspect) in the same run.
 
 Against the scripted chat server of the tests in a separate process (its CPU is not the
 client's), with SLDS-sized messages (~4 KB):
 
 - client CPU per request (``time.process_time`` of this process / requests) at zero server
-  latency, 400 requests, concurrency 8, both runners warmed up first (target: Inspect ≤
-  today's);
+  latency, 400 requests, concurrency 8, both clients warmed up first (target: Inspect ≤ the
+  plain client's);
 - throughput at 200 ms server latency, 96 requests, concurrency 16 against 1 (target ratio
   ≥ 10): the whole call, and the sample phase alone (first sample start to last sample end,
-  from the log: Inspect's start-up of a few seconds is not throughput);
+  from the log: Inspect's start-up of a few seconds is not throughput); the plain client's
+  ratio beside it says what the machine allows;
 - cached replay: the same samples run again from Inspect's cache (target: 10,000 in ≤ 10 s);
-  measured on ``N_CACHED_INSPECT`` samples and scaled linearly, and today's runner on 10,000.
+  measured on ``N_CACHED_INSPECT`` samples and scaled linearly, and the plain client on 10,000.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.plain_client import run_plain
 from benchmarks.server_process import ServerProcess
 from courtbench.inspect_glue.options import ModelOptions
 from courtbench.inspect_glue.runner import run_task
-from courtbench.llm import ChatRequest, EndpointConfig, run_chat
 
 SERVER = """
 import sys, time
@@ -70,30 +72,29 @@ def _inspect(task, url: str, folder: Path, concurrency: int):
                     progress=False)
 
 
-def _today(n: int, prefix: str, url: str, concurrency: int, cache: Path | None = None):
-    requests = [ChatRequest(str(i), _messages(i, prefix, 4000), dict(SETTINGS)) for i in range(n)]
-    config = EndpointConfig(url, "m", api_key_env=None, concurrency=concurrency,
-                            cache_path=cache, max_retries=0)
-    return run_chat(requests, config, progress=False)
+def _plain(n: int, prefix: str, url: str, concurrency: int, cache: Path | None = None):
+    """The plain client (the reference) on the same ``n`` requests."""
+    messages = [list(_messages(i, prefix, 4000)) for i in range(n)]
+    return run_plain(messages, SETTINGS, url, concurrency=concurrency, cache=cache)
 
 
 def client_overhead() -> dict:
     cpu = {}
     with ServerProcess(SERVER, 0.0) as server, tempfile.TemporaryDirectory() as tmp:
-        _today(20, "warm", server.url, 8)
+        _plain(20, "warm", server.url, 8)
         _inspect(_task(20, "warm"), server.url, Path(tmp) / "warm", 8)
-        for name in ("today", "inspect"):
+        for name in ("plain", "inspect"):
             started = time.process_time()
-            if name == "today":
-                assert _today(N_OVERHEAD, name, server.url, 8).failed == 0
+            if name == "plain":
+                assert _plain(N_OVERHEAD, name, server.url, 8).sent == N_OVERHEAD
             else:
                 result = _inspect(_task(N_OVERHEAD, name), server.url, Path(tmp) / name, 8)
                 assert result.counts.errored == 0 and result.counts.sent == N_OVERHEAD
             cpu[name] = 1000 * (time.process_time() - started) / N_OVERHEAD
     return {"requests": N_OVERHEAD, "message_chars": 4000, "concurrency": 8,
-            "today_cpu_ms_per_request": cpu["today"],
+            "plain_cpu_ms_per_request": cpu["plain"],
             "inspect_cpu_ms_per_request": cpu["inspect"],
-            "ratio_inspect_over_today": cpu["inspect"] / cpu["today"], "target_ratio_max": 1.0}
+            "ratio_inspect_over_plain": cpu["inspect"] / cpu["plain"], "target_ratio_max": 1.0}
 
 
 def _sample_phase(log_path: Path) -> float:
@@ -106,7 +107,7 @@ def _sample_phase(log_path: Path) -> float:
 
 
 def throughput() -> dict:
-    whole, phase = {}, {}
+    whole, phase, plain = {}, {}, {}
     with ServerProcess(SERVER, LATENCY) as server, tempfile.TemporaryDirectory() as tmp:
         _inspect(_task(16, "warm"), server.url, Path(tmp) / "warm", 16)
         for concurrency in (16, 1):
@@ -116,7 +117,11 @@ def throughput() -> dict:
             whole[concurrency] = time.perf_counter() - started
             assert result.counts.sent == N_THROUGHPUT and result.counts.errored == 0
             phase[concurrency] = _sample_phase(result.log_path)
+            started = time.perf_counter()
+            assert _plain(N_THROUGHPUT, f"p{concurrency}", server.url, concurrency).sent == N_THROUGHPUT
+            plain[concurrency] = time.perf_counter() - started
     return {"requests": N_THROUGHPUT, "server_latency_s": LATENCY,
+            "plain_ratio_16_over_1": plain[1] / plain[16],
             "concurrency_1_requests_per_s": N_THROUGHPUT / whole[1],
             "concurrency_16_requests_per_s": N_THROUGHPUT / whole[16],
             "ratio_16_over_1_whole_call": whole[1] / whole[16],
@@ -134,16 +139,16 @@ def cached_replay() -> dict:
         again = _inspect(_task(N_CACHED_INSPECT, "cached"), server.url, folder, 16)
         replay = time.perf_counter() - started
         assert again.counts.sent == 0 and again.counts.cached == N_CACHED_INSPECT
-        cache = folder / "today.sqlite"
-        _today(N_CACHED_TODAY, "cached", server.url, 16, cache)
+        cache = folder / "plain.sqlite"
+        _plain(N_CACHED_TODAY, "cached", server.url, 16, cache)
         started = time.perf_counter()
-        today = _today(N_CACHED_TODAY, "cached", server.url, 16, cache)
-        today_replay = time.perf_counter() - started
-        assert today.sent == 0
+        plain = _plain(N_CACHED_TODAY, "cached", server.url, 16, cache)
+        plain_replay = time.perf_counter() - started
+        assert plain.sent == 0 and plain.cached == N_CACHED_TODAY
     return {"inspect_requests": N_CACHED_INSPECT, "inspect_fill_s": fill,
             "inspect_replay_s": replay,
             "inspect_replay_s_per_10000_scaled": replay * 10_000 / N_CACHED_INSPECT,
-            "today_requests": N_CACHED_TODAY, "today_replay_s": today_replay,
+            "plain_requests": N_CACHED_TODAY, "plain_replay_s": plain_replay,
             "replay_target_s_per_10000": 10}
 
 
