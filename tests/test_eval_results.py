@@ -126,8 +126,11 @@ def test_unofficial_records_and_non_finite_values_are_refused(records):
     broken["metrics"][0]["value"] = float("nan")
     with pytest.raises(BoundaryError, match="big_llm: test_mae"):
         _export(broken)
-    with pytest.raises(BoundaryError, match="expected"):
-        check_entries_text("- dataset: {id: a/b, task_id: t}\n  value: .nan\n", "f.yaml")
+    for text, reason in (("- dataset: {id: a/b, task_id: t}\n  value: .nan\n", "finite"),
+                         ("- dataset: {id: a/b}\n  value: 1\n", "task_id"),
+                         ("- [\n", "valid YAML"), ("a: 1\n", "a list of entries")):
+        with pytest.raises(BoundaryError, match=reason):
+            check_entries_text(text, "f.yaml")
 
 
 def test_task_specs_refuse_bad_ids_sources_and_repeats():

@@ -217,10 +217,18 @@ def check_entries_text(text: str, where: str) -> list[Any]:
     from huggingface_hub import parse_eval_result_entries
 
     check_text(text, where, max_chars=1_000_000, what="an Eval Results file")
-    data = yaml.safe_load(text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise BoundaryError(where, "<YAML>", f"valid YAML ({str(error).splitlines()[0]})"
+                            ) from None
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
         raise BoundaryError(where, "<YAML>", "a list of entries")
-    entries = parse_eval_result_entries(data)
+    try:
+        entries = parse_eval_result_entries(data)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise BoundaryError(where, "<entry>", f"entries with dataset.id, dataset.task_id and "
+                            f"value (missing {error})") from None
     for entry in entries:
         check_number(entry.value, f"{where}: {entry.task_id}")
     return entries
