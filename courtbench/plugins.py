@@ -106,6 +106,9 @@ class DatasetPlugin:
         inspect_task: a function returning the dataset's Inspect AI ``Task`` (keyword
             parameters = ``inspect eval -T`` options); registered as ``courtbench/<name>``
             by :mod:`courtbench.inspect_glue.registry` and used by the dataset's runners.
+        eval_results: ``()`` → a :class:`courtbench.leaderboard.eval_results.HubBenchmark`:
+            which figures of a verified record ``courtbench submit --eval-results`` exports
+            to the Hub's Eval Results (one number per task, each with how to read it).
     """
 
     name: str
@@ -134,6 +137,7 @@ class DatasetPlugin:
     leaderboard_protocol: Callable[[dict, str], list[str]] | None = None
     inspect_task: Callable[..., object] | None = None
     leaderboard_verifier: Callable[[], object] | None = None
+    eval_results: Callable[[], object] | None = None
 
 
 def load_plugins() -> dict[str, DatasetPlugin]:

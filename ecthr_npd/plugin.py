@@ -134,5 +134,6 @@ PLUGIN = DatasetPlugin(
     leaderboard_records=deferred("ecthr_npd.leaderboard:leaderboard_records"),
     leaderboard_protocol=deferred("ecthr_npd.leaderboard:leaderboard_protocol"),
     leaderboard_verifier=deferred("ecthr_npd.leaderboard:verifier_spec"),
+    eval_results=deferred("ecthr_npd.hub_eval:hub_benchmark"),
     metric_modules=("npd_regression", "zero_f1", "bootstrap_mae"),
 )

@@ -105,5 +105,6 @@ PLUGIN = DatasetPlugin(
     leaderboard_records=deferred("slds.leaderboard:leaderboard_records"),
     leaderboard_protocol=deferred("slds.leaderboard:leaderboard_protocol"),
     leaderboard_verifier=deferred("slds.leaderboard:verifier_spec"),
+    eval_results=deferred("slds.hub_eval:hub_benchmark"),
     metric_modules=("summarization_properties", "headnote_similarity", "headnote_judge"),
 )

@@ -3,6 +3,8 @@
     courtbench submit REPORT_DIR --repo-id ORG/courtbench-results [--system NAME[,NAME] ...]
         [--family NAME] [--model-size-b N] [--unofficial] [--results-folder DIR]
         [--dry-run [--plan-out FILE]]
+    courtbench submit REPORT_DIR --repo-id ORG/courtbench-results --eval-results ORG/MODEL
+        --benchmark-dataset ORG/NAME [--systems NAME] [--dry-run]
 
 The report (written by ``courtbench evaluate``) is re-scored first: the data folder and the
 prediction files it names must have the recorded fingerprint and hashes, the metric code the
@@ -21,6 +23,12 @@ left out. Then one JSON record per system goes to the results dataset repository
 pull request; ``--dry-run`` prints a short summary and writes the full plan (pull request text
 and every record) to ``--plan-out`` (default: ``<REPORT_DIR>.submission.json`` beside the
 report folder).
+
+``--eval-results MODEL_REPO`` exports one system's verified record to the Hub's Eval Results
+instead: the figures its benchmark exports (one number per task; the MAE-like ones lower is
+better, which the Hub cannot say) as ``.eval_results/*.yaml`` entries in one pull request on
+the model's repository, each linking the full record in the results dataset; ``--dry-run``
+prints them and sends nothing (docs/eval_results.md).
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from pathlib import Path
 from courtbench import option_checks
 from courtbench.boundary import name_key
 from courtbench.errors import CourtbenchError
+from courtbench.leaderboard import eval_results_submit
 from courtbench.leaderboard.hub import open_pull_request, pr_description, read_results_card
 from courtbench.leaderboard.protocol import accepted_data
 from courtbench.leaderboard.records import build_records, read_report
@@ -115,6 +124,7 @@ def _dry_run(records: list[dict], left_out: dict[str, str], args: argparse.Names
 
 def run(args: argparse.Namespace) -> int:
     check_repo_id(args.repo_id)
+    eval_results = eval_results_submit.check_options(args)
     read_report(args.report)  # a missing or broken report fails here, before any network
     overrides = {}
     if args.family:
@@ -128,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
         accepted=accepted_data(card, args.repo_id), references=card.get(REFERENCES_KEY) or {},
         unofficial=args.unofficial)
     _taken_names(args.results_folder, records)
+    if eval_results:
+        return eval_results_submit.run(records, selection.left_out, args)
     if args.dry_run:
         return _dry_run(records, selection.left_out, args)
     url = open_pull_request(records, args.repo_id)
@@ -163,9 +175,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="read the accepted data from this local copy of the results "
                              "dataset instead of from --repo-id on the Hub")
     parser.add_argument("--dry-run", action="store_true",
-                        help="print a summary and write the full plan to --plan-out; send "
-                             "nothing")
+                        help="print a summary and write the full plan to --plan-out (with "
+                             "--eval-results: print the Eval Results files); send nothing")
     parser.add_argument("--plan-out", type=Path, metavar="FILE",
                         help="where --dry-run writes the full plan (default: "
                              "<REPORT_DIR>.submission.json beside the report folder)")
+    parser.add_argument("--eval-results", metavar="MODEL_REPO",
+                        help="instead of the leaderboard pull request, open one on this model "
+                             "repository adding the system's verified figures as the Hub's "
+                             "Eval Results (.eval_results/*.yaml; one system; with "
+                             "--dry-run: print them)")
+    parser.add_argument("--benchmark-dataset", metavar="ORG/NAME",
+                        help="with --eval-results: the benchmark's dataset repository on the "
+                             "Hub that every entry names (where its eval.yaml lives)")
     parser.set_defaults(func=run)

@@ -55,23 +55,39 @@ def _status_text(error: BaseException) -> str:
 
 def open_pull_request(records: list[dict[str, Any]], repo_id: str, *,
                       api: Any = None, seconds: float = PULL_REQUEST_SECONDS) -> str:
-    """One ``create_commit(create_pr=True)`` adding one JSON file per record; returns the
-    pull request's URL.
+    """One ``create_commit(create_pr=True)`` adding one JSON file per record to the results
+    dataset; returns the pull request's URL.
 
     Raises:
         CourtbenchError: no token, the Hub refused (the message names the status), or no
             answer within ``seconds``.
     """
-    operations = [CommitOperationAdd(path_in_repo=record_path(r),
-                                     path_or_fileobj=dumps_record(r).encode("utf-8"))
-                  for r in records]
+    files = {record_path(r): dumps_record(r) for r in records}
     title, body = pr_description(records)
+    return create_pull_request(repo_id, "dataset", files, title, body, api=api,
+                               seconds=seconds)
+
+
+def create_pull_request(repo_id: str, repo_type: str, files: dict[str, str], title: str,
+                        body: str, *, api: Any = None,
+                        seconds: float = PULL_REQUEST_SECONDS) -> str:
+    """One ``create_commit(create_pr=True)`` on ``repo_id`` (a ``dataset`` or ``model``
+    repository) adding ``files`` (path in the repository → UTF-8 text); every request
+    bounded (:func:`courtbench.publish.network.call_with_deadline`). Returns the pull
+    request's URL.
+
+    Raises:
+        CourtbenchError: no token, the Hub refused (the message names the status), or no
+            answer within ``seconds``.
+    """
+    operations = [CommitOperationAdd(path_in_repo=path, path_or_fileobj=text.encode("utf-8"))
+                  for path, text in files.items()]
     if api is None:
         api = HfApi(token=resolve_token())
     try:
         info = call_with_deadline(
             api.create_commit, repo_id, operations, commit_message=title,
-            commit_description=body, repo_type="dataset", create_pr=True, seconds=seconds,
+            commit_description=body, repo_type=repo_type, create_pr=True, seconds=seconds,
             what=f"{repo_id}: opening the pull request",
             after=f"check {repo_id}'s pull requests before trying again")
     except HfHubHTTPError as error:
