@@ -20,6 +20,6 @@ from test_readme_examples import (  # noqa: F401 - fixtures used by name
 )
 
 
-@pytest.mark.parametrize("block", [b for b in example_blocks() if b.strict], ids=_block_id)
+@pytest.mark.parametrize("block", [b for b in example_blocks() if b.source != "README.md"], ids=_block_id)
 def test_docs_example_runs(block, workspace, llm_server, tmp_path, monkeypatch, capsys):  # noqa: F811
     run_example(block, workspace, llm_server, tmp_path, monkeypatch, capsys)

@@ -10,12 +10,11 @@ reports, and a results folder seeded from them; a scripted chat server on 127.0.
 for every LLM endpoint. ``courtbench`` commands run in-process (``courtbench.cli.main``), other
 commands through bash with this interpreter's bin folder first on PATH.
 
-The documentation and the cards are held to the rule a reader pastes by: a command runs
-exactly as written (no ``[optional]`` parts, which :func:`test_docs_commands_run_as_pasted`
-refuses) and a Python block runs alone, in an empty namespace. README.md is still read the old
-way until it is cut down to a short page that links here: its ``[optional]`` parts are
-dropped and its Python blocks see :data:`PYTHON_NAMESPACE`. Doctest blocks of the cards
-(``>>>``) are run by tests/test_metric_common.py, not here.
+Every source is held to the rule a reader pastes by: a command runs exactly as written (no
+``[optional]`` parts, which :func:`test_commands_run_as_pasted` refuses) and a Python block
+runs alone, in an empty namespace. Doctest blocks of the cards (``>>>``) are run by
+tests/test_metric_common.py, not here. README.md has tests of its own besides: it starts with
+the two set-up commands, .ci/run runs its test command, and its links resolve.
 
 What differs from the text is written down here: :data:`SUBSTITUTIONS` (a real release path,
 endpoints, sizes made small), :data:`STAND_INS` (files a command reads that come from a
@@ -56,15 +55,17 @@ LLM = "http://127.0.0.1:{port}/v1"  # the scripted server; {port} is filled in a
 #: Command prefixes (whitespace collapsed, before ``[optional]`` parts are dropped) → why the
 #: command is not run here. Commands of the same tool not listed here are run.
 NOT_RUN = {
-    "make demo": "builds both full-size synthetic stand-ins (minutes); `courtbench demo` "
-                 "is run by tests/test_command_demo.py",
-    "make test": "the test suite itself",
+    "make demo": "installs .venv from the package index (network), then builds both "
+                 "full-size synthetic stand-ins (minutes); `courtbench demo` is run by "
+                 "tests/test_command_demo.py",
+    "make test": "installs .venv from the package index (network), then runs this suite "
+                 "itself; .ci/run runs it on a clean clone (its call is checked by "
+                 "test_ci_runs_the_test_command_the_readme_gives)",
     "make coverage": "the test suite itself, under coverage (minutes)",
     "make spaces": "serves every Space and screenshots it with Chromium (tests/"
                    "test_spaces_browser.py serves the pages)",
     "make bench": "timing benchmarks (benchmarks/), not a check",
     "make lint": "ruff and the complexity gate, not a behaviour",
-    "git clone": "needs the network and the repository's address",
     "pip install": "installs from a package index (network)",
     "python -m build": "builds the wheel; tests/test_wheel_smoke.py builds and installs one",
     "vllm serve": "starts a GPU model server; the scripted server stands in for it",
@@ -75,24 +76,13 @@ NOT_RUN = {
                                                    "tests/test_spaces_pages.py serves it",
     "courtbench train": "needs model weights (models/…) and the train extra; tests/"
                         "test_train_ecthr.py and test_train_slds.py train tiny models",
-    "courtbench generate slds --data built/slds --config all --split test --shots 0 "
-    "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
     "courtbench predict ecthr_npd --data built/ecthr_npd --base-url http://127.0.0.1:8000/v1 "
-    "--model Qwen/Qwen2.5-7B-Instruct --prompt react": "the agent needs a tool-calling model "
-        "(and the README's --knowledge-base my_modules/ is the reader's own folder); it runs "
+    "--model Qwen/Qwen2.5-7B-Instruct --prompt react": "the agent needs a tool-calling model; it runs "
         "against a scripted ReAct model in tests/test_ecthr_agent.py",
-    "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/dense": "needs the "
-        "embedding model models/bge-m3 (tests/test_ecthr_text_baselines.py uses a tiny one)",
-    "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/sparse": "needs the "
-        "embedding model models/bge-m3",
-    "courtbench submit report/ --repo-id ORG/courtbench-results [--system": "opens a pull "
-        "request on the Hub (its --dry-run twin above is run)",
     "courtbench submit report/ --repo-id ORG/courtbench-results --unofficial": "opens a pull "
         "request on the Hub (tests/test_leaderboard.py runs --unofficial --dry-run)",
     "courtbench publish results/ --repo-id": "uploads to the Hub",
     "courtbench publish space/ --repo-id": "uploads to the Hub",
-    "courtbench publish built/ecthr_npd --repo-id ORG/ecthr_npd [--private]": "uploads to "
-        "the Hub (its --dry-run twin is run)",
     'courtbench publish "$(courtbench metrics path npd_regression)"': "uploads to the Hub "
         "(tests/test_publish.py plans metric folders)",
     # the documentation site's own
@@ -117,15 +107,9 @@ NOT_RUN = {
     "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
 }
 
-#: ``(pattern, replacement, why)``: regular expressions applied in order to a shell command
-#: (after ``[optional]`` parts are dropped), or to a Python block.
+#: ``(pattern, replacement, why)``: regular expressions applied in order to a shell command or
+#: to a Python block.
 SUBSTITUTIONS = [
-    (r"^courtbench build ecthr_npd --source case_level\.csv --out built/ecthr_npd$",
-     "courtbench build ecthr_npd --synthetic --n 200 --out built/ecthr_npd",
-     "the pipeline's `# or --synthetic`: a build of the release grants no licence, so the "
-     "block's publish --dry-run refuses it (README, Publishing)"),
-    (r"\.\./shared/data/ecthr_npd/case_level\.csv", "case_level.csv",
-     "the real release → the workspace's synthetic file in the release's format"),
     (r"^(courtbench build ecthr_npd --synthetic)", r"\1 --n 200", "a tiny stand-in"),
     (r"--recompute", "--recompute --id-size 20", "an ID view that fits 300 cases"),
     (r"--decisions 20000", "--decisions 60", "a tiny stand-in"),
@@ -138,11 +122,6 @@ SUBSTITUTIONS = [
     (r"^(courtbench submit report/ --repo-id ORG/courtbench-results --dry-run)$",
      r"\1 --results-folder accepted/",
      "the accepted data from a local results folder instead of the Hub"),
-    (r"^(courtbench publish --all --org ORG --datasets-dir built)$", r"\1 --dry-run",
-     "the plan only (the README offers --dry-run)"),
-    (r'"ORG/ecthr_npd"', '"built/ecthr_npd"', "the built folder instead of the Hub copy"),
-    (r"bertscore=True", "bertscore=False", "BERTScore downloads a model"),
-    # the documentation site's and the cards' own
     (r"^(courtbench build ecthr_npd --synthetic .*--n )\d+", r"\g<1>200", "a tiny stand-in"),
     (r"--split-sizes 10217,1461", "--split-sizes 210,30",
      "the release's boundaries scaled to the workspace's 300 cases"),
@@ -159,34 +138,22 @@ PATCHED = {
         "tests/test_spaces_static.py"),
 }
 
-#: Files in the workspace that README commands read but that come from a command this file
+#: Files in the workspace that the examples read but that come from a command this file
 #: does not run (see NOT_RUN): path → what stands in for it.
 STAND_INS = {
-    "preds/agent.csv": "the train_median baseline (for the agent's file)",
     "preds/agent/agent.csv": "the train_median baseline (for the agent's file)",
-    "preds/llm_few_shot.csv": "the zero baseline (for the LLM's file, when the block "
-                              "that writes it is not run first)",
     "runs/modernbert/predictions/modernbert.csv": "the zero baseline (for a trained model's)",
 }
 
-#: Names the Python examples use without defining them → small values that fit them.
-PYTHON_NAMESPACE = {
-    "p": [0.0, 1000.0, 5000.0, 40000.0], "y": [0.0, 1500.0, 5000.0, 60000.0],
-    "p1": [0.0, 1000.0, 5000.0, 40000.0], "p2": [10.0, 3000.0, 0.0, 20000.0],
-    "articles": ["3", "5", "3", "6"],
-    "sources": ["Der Beschwerdeführer rügt eine Verletzung von Art. 8 BV. Das Gericht "
-                "prüft die Rechtsgleichheit."] * 3,
-    "summaries": ["Art. 8 BV; Rechtsgleichheit."] * 3,
-    "source_languages": ["de"] * 3, "summary_languages": ["de"] * 3,
-    "generated": ["Art. 8 BV; Rechtsgleichheit.", "Art. 9 Cst.; arbitraire."],
-    "gold": ["Art. 8 BV; Rechtsgleichheit (E. 2).", "Art. 9 Cst.; arbitraire (consid. 3)."],
-    "headnote_langs": ["de", "fr"], "decision_langs": ["de", "fr"],
+#: (source, first command of a block) → the files that must exist after the block: what the
+#: text beside it promises ("reports/ecthr_npd/ holds report.md, report.json …").
+PROMISED = {
+    ("README.md", "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/ecthr_npd"):
+        ["reports/ecthr_npd/report.md", "reports/ecthr_npd/report.json"],
+    ("docs/getting-started.md",
+     "courtbench build ecthr_npd --synthetic --n 2000 --seed 0 --out built/ecthr_npd"):
+        ["reports/ecthr_npd/report.md", "reports/ecthr_npd/report.json"],
 }
-
-#: After the README block whose commands start so, these files must exist (what the block
-#: promises).
-PROMISED = {"courtbench build ecthr_npd --source case_level.csv --out built/ecthr_npd":
-            ["reports/ecthr_npd/report.md"]}
 
 FACTS = ("The applicant was born in 1961 and lives in Vilnius. He was arrested in 2005 and "
          "detained for 48 hours; the District Court heard 12 witnesses.")
@@ -229,14 +196,12 @@ def shell_commands(language: str, body: str) -> list[str]:
 
 
 class Block(NamedTuple):
-    """One example: where it is, its language and text, and whether it is held to the
-    pasted-as-written rule (every source but README.md, until README.md is cut down)."""
+    """One example: where it is, its language and its text."""
 
     source: str
     line: int
     language: str
     body: str
-    strict: bool
 
 
 def example_sources() -> list[Path]:
@@ -252,29 +217,15 @@ def example_blocks() -> list[Block]:
     (``>>>``) are left to tests/test_metric_common.py."""
     blocks = []
     for path in example_sources():
-        strict = path != README
         for line, language, body in fenced_blocks(path.read_text(encoding="utf-8"),
-                                                   indented=strict):
+                                                   indented=True):
             if (language in SHELL_LANGUAGES or language == "python") and ">>> " not in body:
-                blocks.append(Block(path.relative_to(ROOT).as_posix(), line, language, body,
-                                    strict))
+                blocks.append(Block(path.relative_to(ROOT).as_posix(), line, language, body))
     return blocks
-
-
-def readme_blocks() -> list[tuple[int, str, str]]:
-    return [(b.line, b.language, b.body) for b in example_blocks() if b.source == "README.md"]
 
 
 def not_run_reason(command: str) -> str | None:
     return next((why for prefix, why in NOT_RUN.items() if command.startswith(prefix)), None)
-
-
-def without_optional_parts(command: str) -> str:
-    """``command`` without its ``[optional]`` parts (nested ones included)."""
-    previous = None
-    while previous != command:
-        previous, command = command, re.sub(r"\s*\[[^\[\]]*\]", "", command)
-    return command
 
 
 def substituted(text: str, port: int) -> str:
@@ -284,10 +235,6 @@ def substituted(text: str, port: int) -> str:
     return text.replace("{port}", str(port))
 
 
-def runnable_form(command: str, port: int, *, strict: bool = False) -> str:
-    """``command`` as run here: :data:`SUBSTITUTIONS` applied (and, in README.md,
-    ``[optional]`` parts dropped first)."""
-    return substituted(command if strict else without_optional_parts(command), port)
 
 
 # ----------------------------------------------------------------------------- the workspace
@@ -354,12 +301,9 @@ def workspace(tmp_path_factory, monkeypatch_module) -> Path:
          *sorted(glob.glob("preds/slds/*.jsonl")), "--out", "slds_report")
     _cli("leaderboard", "init", "accepted", "--reference-report", "ecthr_report",
          "--reference-report", "slds_report")
-    shutil.copytree("preds/ecthr_npd", "preds/baselines", ignore=shutil.ignore_patterns("*.json"))
-    shutil.copyfile("preds/ecthr_npd/train_median.csv", "preds/agent.csv")
     Path("preds/agent").mkdir()
     shutil.copyfile("preds/ecthr_npd/train_median.csv", "preds/agent/agent.csv")
     (root / "metrics").symlink_to(ROOT / "metrics")  # a card's evaluate.load("metrics/<name>")
-    shutil.copyfile("preds/ecthr_npd/zero.csv", "preds/llm_few_shot.csv")
     Path("runs/modernbert/predictions").mkdir(parents=True)
     shutil.copyfile("preds/ecthr_npd/zero.csv", "runs/modernbert/predictions/modernbert.csv")
     shutil.copyfile("preds/slds/lead.jsonl", "preds.jsonl")
@@ -452,21 +396,20 @@ def run_example(block: Block, workspace: Path, llm_server, tmp_path: Path, monke
     where = f"{block.source}:{block.line}"
     if block.language == "python":
         source = substituted(block.body, port)
-        namespace = {"__name__": "__example__"} if block.strict else dict(PYTHON_NAMESPACE)
-        exec(compile(source, where, "exec"), namespace)  # noqa: S102
+        exec(compile(source, where, "exec"), {"__name__": "__example__"})  # noqa: S102
         capsys.readouterr()
         return
     commands = shell_commands(block.language, block.body)
     ran = [c for c in commands if not_run_reason(c) is None]
     if not ran:
         reasons = "; ".join(sorted({not_run_reason(c) for c in commands}))
-        pytest.skip(f"{where}: nothing here runs offline ({reasons})")
+        pytest.skip(f"{where}: no command here runs in this test ({reasons})")
     copied = {os.path.relpath(path, workspace) for path in glob.glob(f"{workspace}/**",
                                                                       recursive=True)}
     for command in ran:
-        _run_shell(runnable_form(command, port, strict=block.strict), folder, copied)
+        _run_shell(substituted(command, port), folder, copied)
         capsys.readouterr()
-    for promised in [] if block.strict else PROMISED.get(commands[0], []):
+    for promised in PROMISED.get((block.source, commands[0]), []):
         assert (folder / promised).is_file(), promised
 
 
@@ -498,20 +441,24 @@ def test_every_command_is_run_or_listed_with_its_reason():
     unused = [prefix for prefix in NOT_RUN if not any(c.startswith(prefix) for c in commands)]
     assert not unused, f"NOT_RUN entries no example uses any more: {unused}"
     sources = [b.body for b in blocks if b.language == "python"]
-    sources += [without_optional_parts(c) for c in commands if not_run_reason(c) is None]
+    sources += [c for c in commands if not_run_reason(c) is None]
     unused = [pattern for pattern, _, _ in SUBSTITUTIONS
               if not any(re.search(pattern, source, re.M) for source in sources)]
     assert not unused, f"SUBSTITUTIONS no example uses any more: {unused}"
     words = {word for c in commands for word in c.split()}
     missing = [path for path in STAND_INS if not any(fnmatch.fnmatch(path, w) for w in words)]
     assert not missing, f"STAND_INS no command reads: {missing}"
+    firsts = {(b.source, shell_commands(b.language, b.body)[0]) for b in blocks
+              if b.language != "python" and shell_commands(b.language, b.body)}
+    assert not set(PROMISED) - firsts, f"PROMISED blocks no source has: {set(PROMISED) - firsts}"
 
 
-def test_docs_commands_run_as_pasted():
-    """A command of the site or a card has no ``[optional]`` part and no ``...``: pasted as
-    written it runs (``build ecthr_npd --synthetic [--n 14575 --seed 0]`` would not)."""
+def test_commands_run_as_pasted():
+    """A command of the README, the site or a card has no ``[optional]`` part and no ``...``:
+    pasted as written it runs (``build ecthr_npd --synthetic [--n 14575 --seed 0]`` would
+    not)."""
     pasted_wrong = [f"{b.source}:{b.line}: {c}" for b in example_blocks()
-                    if b.strict and b.language != "python"
+                    if b.language != "python"
                     for c in shell_commands(b.language, b.body)
                     if re.search(r"(^|\s)\[", c) or "..." in c.split() or "…" in c]
     assert not pasted_wrong, "; ".join(pasted_wrong)
@@ -524,12 +471,85 @@ def test_fences_inside_list_items_are_read():
 
 
 def test_the_pipeline_block_is_build_verify_baselines_evaluate_publish():
-    text = README.read_text(encoding="utf-8")
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
     section = text[text.index("## The pipeline"):]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
     assert [shlex.split(c)[1] for c in shell_commands("bash", block)] == [
         "build", "verify", "baselines", "evaluate", "publish"]
-    assert shell_commands("bash", block)[0] in PROMISED
+    assert ("docs/getting-started.md", shell_commands("bash", block)[0]) in PROMISED
+
+
+# ----------------------------------------------------------------------------- README.md itself
+
+README_MAX_LINES = 150
+SET_UP = ["make demo", "make test"]
+
+
+def test_readme_is_short_and_starts_with_the_two_set_up_commands():
+    """Nothing but the title and one sentence before ``make demo`` and ``make test``: a
+    newcomer sets up before reading anything else."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_MAX_LINES
+    first = example_blocks()[0]
+    assert first.source == "README.md"
+    assert shell_commands(first.language, first.body) == SET_UP
+    before = [line for line in text.splitlines()[:first.line - 1] if line.strip()]
+    assert before[0].startswith("# ") and not before[0].startswith("##"), before
+    assert not re.search(r"[.!?]\s+\S", " ".join(before[1:])), f"more than one sentence: {before}"
+
+
+def test_ci_runs_the_test_command_the_readme_gives():
+    """.ci/run (CI on a clean clone) ends with exactly the README's test command, so that what
+    CI checks is what a newcomer runs."""
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert lines[-1] == SET_UP[1]
+    assert SET_UP[1] in README.read_text(encoding="utf-8")
+
+
+def markdown_links(text: str) -> list[str]:
+    """The targets of the inline links ``[text](target)`` of ``text``, outside code spans,
+    fenced blocks and HTML comments."""
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+def heading_anchors(text: str) -> set[str]:
+    """The anchors of a Markdown page's headings as MkDocs' toc extension makes them (lower
+    case, punctuation dropped, spaces to hyphens)."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    anchors = set()
+    for heading in re.findall(r"^#{1,6}\s+(.*?)\s*$", text, re.M):
+        slug = re.sub(r"[^\w\s-]", "", heading.replace("`", "").lower()).strip()
+        anchors.add(re.sub(r"[\s-]+", "-", slug))
+    return anchors
+
+
+def test_markdown_links_and_anchors_are_read_as_mkdocs_reads_them():
+    text = ("See [a](docs/a.md#the-llm-judge), `[b](no.md)`, [c](https://x.org).\n"
+            "<!-- [d](gone.md) -->\n```bash\n[e](code.md)\n```\n")
+    assert markdown_links(text) == ["docs/a.md#the-llm-judge", "https://x.org"]
+    assert heading_anchors("# Models\n## The LLM judge\n### ECtHR-NPD: predict awards\n") == {
+        "models", "the-llm-judge", "ecthr-npd-predict-awards"}
+
+
+def test_readme_links_resolve():
+    """Every relative link of README.md names a file of the clone (the docs pages, so that they
+    work on GitHub and in a clone without the built site), and its #anchor a heading there."""
+    links = [link for link in markdown_links(README.read_text(encoding="utf-8"))
+             if not re.match(r"[a-z]+:", link)]
+    assert len(links) >= 15, links
+    broken = []
+    for link in links:
+        path, _, anchor = link.partition("#")
+        target = README.parent / path
+        if not target.is_file():
+            broken.append(f"{link}: no file {path}")
+        elif anchor and anchor not in heading_anchors(target.read_text(encoding="utf-8")):
+            broken.append(f"{link}: no heading #{anchor} in {path}")
+    assert not broken, "; ".join(broken)
 
 
 def _written_paths(command: str) -> list[str]:
