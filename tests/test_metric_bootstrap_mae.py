@@ -174,11 +174,15 @@ def test_bad_values_name_argument_index_and_value(argument, bad, shown):
     ({"alpha": float("nan")}, "alpha = nan"),
     ({"alpha": True}, "alpha = True"),
     ({"n_resamples": 1}, "n_resamples = 1"),
-    ({"n_resamples": 10.0}, "n_resamples = 10.0"),
+    ({"n_resamples": 10.5}, "n_resamples = 10.5: expected a number of resamples"),
     ({"n_resamples": True}, "n_resamples = True"),
     ({"seed": -1}, "seed = -1"),
     ({"seed": "1"}, "seed = '1'"),
     ({"seed": None}, "seed = None"),
+    ({"seed": 1.5}, "seed = 1.5: expected an integer seed in [0, 4,294,967,295]"),
+    ({"seed": 2**32}, "seed = 4294967296"),
+    ({"n_resamples": 10**9}, "n_resamples = 1000000000: expected a number of resamples in "
+                             "[2, 1,000,000]"),
 ])
 def test_bad_options(options, message):
     with pytest.raises(ValueError) as error:
@@ -188,10 +192,11 @@ def test_bad_options(options, message):
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"predictions1": [1, 2], "predictions2": [1], "references": [1, 2]},
-     "predictions2 has 1 values but predictions1 has 2"),
+     "predictions2 = '<1 values>': expected one value per case (predictions1 has 2)"),
     ({"predictions1": [1], "predictions2": [1], "references": [1, 2]},
-     "references has 2 values but predictions1 has 1"),
-    ({"predictions1": [], "predictions2": [], "references": []}, "predictions1 is empty"),
+     "references = '<2 values>': expected one value per case (predictions1 has 1)"),
+    ({"predictions1": [], "predictions2": [], "references": []},
+     "predictions1 = []: expected at least one amount"),
 ])
 def test_length_mismatch_and_empty(kwargs, message):
     with pytest.raises(ValueError) as error:
