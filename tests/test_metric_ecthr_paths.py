@@ -7,7 +7,6 @@ boundary validator's ceiling are refused by name and tiny ones keep their figure
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest

@@ -1,12 +1,13 @@
-"""Input checks shared by the ECtHR-NPD metric modules (amounts in EUR, the zero threshold,
-the evaluate wrapper's arguments).
+"""Input checks shared by the ECtHR-NPD metric modules (amounts in EUR, the zero threshold)
+and their evaluate metadata.
 
 One source, linked into the folders of ``npd_regression``, ``zero_f1`` and ``bootstrap_mae``
 (each imports it relatively, ``from .npd_amounts import ...``, the form ``evaluate`` copies
 beside a module script). Wheels, ``courtbench metrics export`` and ``courtbench publish``
 carry it as a real file in each folder, so every module still loads alone from a Hub Space.
 
-The rules are those of the one boundary validator, ``boundary.py`` (linked beside it): an
+The evaluate wrappers' call checks are ``checked_wrapper.py``'s. The rules are those of the
+one boundary validator, ``boundary.py`` (linked beside it): an
 amount is a finite number in ``[0, AMOUNT_CEILING]`` (1e12 EUR), not a bool and not text; a
 refusal is a ``BoundaryError`` (a ``ValueError``) naming the argument, the first offending
 index and its value; nothing is coerced or clipped. Arrays are checked in one vectorised
@@ -22,7 +23,7 @@ import datasets
 import evaluate
 import numpy as np
 
-from .boundary import AMOUNT_CEILING, BoundaryError, check_amount, check_keywords, check_number
+from .boundary import AMOUNT_CEILING, BoundaryError, check_amount, check_number
 
 #: The citation every ECtHR-NPD metric module reports (the data release).
 _CITATION = """\
@@ -77,11 +78,11 @@ def _first_bad_element(values, name):
         check_amount(value, f"{name}[{index}]")
 
 
-def _check_example(example, keywords):
-    """Check one example of ``add()`` (``{feature: value}``); name each value by the keyword
-    it was passed with (``keywords[feature]``, default the feature name)."""
-    for feature, value in example.items():
-        check_amount(value, keywords.get(feature, feature))
+def _check_example(example):
+    """Check one case of ``add()`` (``{keyword: value}``, e.g. ``prediction=``), naming each
+    value by the keyword it was passed with."""
+    for keyword, value in example.items():
+        check_amount(value, keyword)
 
 
 def _check_pair(predictions, references):
@@ -124,56 +125,3 @@ def amount_pairs_info(description: str, inputs_description: str):
                                     "references": datasets.Value("float64")}),
         reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
     )
-
-
-#: The default of a wrapper's argument that was not passed (``None`` is a value, refused as
-#: an input; an argument not passed at all is a ``TypeError``, as in the plain function).
-ABSENT = object()
-
-
-def passed(**arguments):
-    """The arguments a wrapper was actually given: those not :data:`ABSENT`."""
-    return {name: value for name, value in arguments.items() if value is not ABSENT}
-
-
-class CheckedAmountPairs:
-    """Mixin for an ``evaluate.Metric`` over ``predictions`` / ``references`` amounts.
-
-    The inputs are checked before evaluate's Arrow conversion (which would turn "12" or True
-    into numbers), with the plain function's messages; a wrong keyword or a missing input is
-    a ``TypeError``, as in the plain function (``boundary.check_keywords``). One process with
-    nothing queued skips the Arrow round trip (it would only copy the inputs).
-
-    Subclasses set ``FUNCTION`` (the plain function's name) and ``OPTIONS`` (its keyword
-    options besides the inputs).
-    """
-
-    FUNCTION = ""
-    OPTIONS = ()
-
-    def compute(self, *, predictions=ABSENT, references=ABSENT, **kwargs):
-        """The plain function's result; see the module description for the arguments."""
-        queued = self.writer is not None
-        given = passed(predictions=predictions, references=references, **kwargs)
-        check_keywords(self.FUNCTION, given, accepted=("predictions", "references", *self.OPTIONS),
-                       required=() if queued else ("predictions", "references"))
-        if self.num_process == 1 and not queued:
-            return self._compute(**given)
-        return super().compute(**given)
-
-    def add_batch(self, *, predictions=ABSENT, references=ABSENT, **kwargs):
-        """Queue a batch after the plain function's checks."""
-        given = passed(predictions=predictions, references=references, **kwargs)
-        check_keywords("add_batch", given, accepted=("predictions", "references"),
-                       required=("predictions", "references"))
-        _check_pair(predictions, references)
-        super().add_batch(predictions=predictions, references=references)
-
-    def add(self, *, prediction=ABSENT, reference=ABSENT, **kwargs):
-        """Queue one case after the same checks as :meth:`add_batch`."""
-        given = passed(prediction=prediction, reference=reference, **kwargs)
-        check_keywords("add", given, accepted=("prediction", "reference"),
-                       required=("prediction", "reference"))
-        _check_example({"predictions": prediction, "references": reference},
-                       {"predictions": "prediction", "references": "reference"})
-        super().add(prediction=prediction, reference=reference)

@@ -27,8 +27,9 @@ import datasets
 import evaluate
 import numpy as np
 
-from .boundary import BoundaryError, check_count, check_keywords, check_number, check_seed
-from .npd_amounts import ABSENT, _as_amounts, _check_example, passed
+from .boundary import BoundaryError, check_count, check_number, check_seed
+from .checked_wrapper import CheckedWrapper
+from .npd_amounts import _as_amounts, _check_example
 from .paired_bootstrap import (
     bootstrap_replicates,
     interval_side,
@@ -97,7 +98,7 @@ MAX_RESAMPLES = 1_000_000
 MAX_DRAWS = 2_000_000_000
 #: Below this magnitude squared deviations could underflow (see ``_standard_error``).
 TINY = 2.0 ** -400
-OPTIONS = ("alpha", "n_resamples", "seed")
+OPTION_NAMES = ("alpha", "n_resamples", "seed")
 #: re-exported from the shared paired bootstrap (tests and the page use them from here)
 __all__ = ["bootstrap_mae", "bootstrap_mae_single", "bootstrap_replicates",
            "BootstrapMae"]
@@ -278,7 +279,7 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class BootstrapMae(evaluate.Comparison):
+class BootstrapMae(CheckedWrapper, evaluate.Comparison):
     """``evaluate`` wrapper of :func:`bootstrap_mae` (config ``default``) and
     :func:`bootstrap_mae_single` (config ``single``)."""
 
@@ -297,47 +298,17 @@ class BootstrapMae(evaluate.Comparison):
             reference_urls=["https://aclanthology.org/W04-3250/"],
         )
 
-    def _function_name(self):
+    @property
+    def FUNCTION(self):  # noqa: N802 - the wrapper's name for the plain function
         return "bootstrap_mae_single" if self.config_name == "single" else "bootstrap_mae"
 
-    def compute(self, *, predictions=ABSENT, references=ABSENT, **kwargs):
-        """Compute the comparison; see the module description for the arguments.
+    OPTIONS = OPTION_NAMES
 
-        With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
-        to the plain function (which validates them): evaluate's Arrow round trip, which
-        gathers inputs across processes, would only copy them here. Otherwise evaluate's
-        usual path runs, through :meth:`add_batch` and its checks. A wrong keyword or a
-        missing input is a ``TypeError``, as in the plain functions.
-        """
-        names = _FEATURES[self.config_name]
-        given = passed(predictions=predictions, references=references, **kwargs)
-        queued = self.writer is not None
-        check_keywords(self._function_name(), given, accepted=(*names, *OPTIONS),
-                       required=() if queued else names)
-        if self.num_process == 1 and not queued:
-            return self._compute(**given)
-        return super().compute(**given)
+    def check_batch(self, batch):
+        _check_inputs(**batch)
 
-    def add_batch(self, *, predictions=ABSENT, references=ABSENT, **kwargs):
-        """Queue a batch after the checks of the plain function, with the same messages
-        (evaluate's own conversion would turn "12" or True into numbers)."""
-        names = _FEATURES[self.config_name]
-        given = passed(predictions=predictions, references=references, **kwargs)
-        check_keywords("add_batch", given, accepted=names, required=names)
-        _check_inputs(**given)
-        super().add_batch(**given)
-
-    def add(self, *, prediction=ABSENT, reference=ABSENT, **kwargs):
-        """Queue one case after the same checks as :meth:`add_batch`."""
-        names = _FEATURES[self.config_name]
-        # evaluate's add() takes prediction= / reference= and the other features by name
-        singular = {name: {"predictions": "prediction", "references": "reference"}.get(name, name)
-                    for name in names}
-        given = passed(prediction=prediction, reference=reference, **kwargs)
-        check_keywords("add", given, accepted=tuple(singular.values()),
-                       required=tuple(singular.values()))
-        _check_example({name: given[singular[name]] for name in names}, singular)
-        super().add(**given)
+    def check_one(self, example):
+        _check_example(example)
 
     def _compute(self, references, predictions=None, predictions1=None, predictions2=None,
                  alpha=DEFAULT_ALPHA, n_resamples=DEFAULT_N_RESAMPLES, seed=DEFAULT_SEED):

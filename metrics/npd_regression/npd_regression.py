@@ -25,8 +25,9 @@ import evaluate
 import numpy as np
 
 from .boundary import BoundaryError
+from .checked_wrapper import CheckedWrapper
 from .npd_amounts import (
-    CheckedAmountPairs,
+    _check_example,
     _check_pair,
     _check_threshold,
     _zero_mask,
@@ -534,11 +535,17 @@ def npd_regression(*, predictions, references, zero_threshold=0.5, groups=None):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NpdRegression(CheckedAmountPairs, evaluate.Metric):
+class NpdRegression(CheckedWrapper, evaluate.Metric):
     """``evaluate`` wrapper of :func:`npd_regression`."""
 
     FUNCTION = "npd_regression"
     OPTIONS = ("zero_threshold", "groups")
+
+    def check_batch(self, batch):
+        _check_pair(batch["predictions"], batch["references"])
+
+    def check_one(self, example):
+        _check_example(example)
 
     def _info(self):
         return amount_pairs_info(_DESCRIPTION, _KWARGS_DESCRIPTION)

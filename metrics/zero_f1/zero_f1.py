@@ -16,8 +16,9 @@ import numpy as np
 # imported here, not only in npd_amounts.py: evaluate copies the sibling files a module
 # script itself imports, so the script names every one it needs
 from .boundary import AMOUNT_CEILING
+from .checked_wrapper import CheckedWrapper
 from .npd_amounts import (
-    CheckedAmountPairs,
+    _check_example,
     _check_pair,
     _check_threshold,
     _zero_mask,
@@ -114,11 +115,17 @@ def zero_f1(*, predictions, references, zero_threshold=0.5):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ZeroF1(CheckedAmountPairs, evaluate.Metric):
+class ZeroF1(CheckedWrapper, evaluate.Metric):
     """``evaluate`` wrapper of :func:`zero_f1`."""
 
     FUNCTION = "zero_f1"
     OPTIONS = ("zero_threshold",)
+
+    def check_batch(self, batch):
+        _check_pair(batch["predictions"], batch["references"])
+
+    def check_one(self, example):
+        _check_example(example)
 
     def _info(self):
         return amount_pairs_info(_DESCRIPTION, _KWARGS_DESCRIPTION)
