@@ -2,7 +2,8 @@
 the published SLDS evaluation parses and aggregates its LLM judge's answers:
 
 - each line of the answer is matched against ``^\\s*([A-Z_]+_SCORE):\\s*(\\d+)\\s*$``;
-- the values of lines naming the same category are added up;
+- a category named on several lines counts once, with its first value (the published
+  evaluation ignores a repeated score line);
 - a category without any line counts as 1; values are not range-checked;
 - an empty answer scores 0;
 - a sample's score is 10 times the sum over the five categories of (value - 1); the corpus
@@ -27,7 +28,8 @@ def reference_sample_score(answer):
         if found is None:
             continue
         name, value = found.group(1), int(found.group(2))
-        totals[name] = totals.get(name, 0) + value
+        if name not in totals:
+            totals[name] = value
     total = 0
     for name in CATEGORY_NAMES:
         total += totals.get(name, 1) - 1
