@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from courtbench.boundary import AMOUNT_CEILING
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import sha256_file
 from courtbench.leaderboard.rerun import rerun_block
@@ -94,6 +95,9 @@ def parse_prediction(value: Any) -> float:
         raise ValueError("not finite; expected a finite number >= 0 (EUR)")
     if number < 0:
         raise ValueError("negative; expected a finite number >= 0 (EUR)")
+    if number > AMOUNT_CEILING:  # the metric modules' ceiling (courtbench.boundary)
+        raise ValueError(f"above {AMOUNT_CEILING:,.0f}; expected an amount of money <= "
+                         f"{AMOUNT_CEILING:,.0f} EUR")
     return number
 
 

@@ -249,7 +249,7 @@ def check_keywords(function, given, *, accepted, required=()):
     included) is a :class:`BoundaryError` (a ``ValueError``).
 
     Args:
-        function: the name shown (``"npd_regression"``).
+        function: the name of the called function, shown in the message.
         given: ``{name: value}`` of the arguments the call passed (a wrapper leaves out those
             it was not given).
         accepted: every name the function accepts, in the order to list them.
