@@ -197,7 +197,7 @@ def check_buckets(got, exact):
     assert list(got["error_buckets"].values()) == counts
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pairs())
 @example(([1e12, 0.0, 1000.0, 5000.0, 40000.0], [1e12, 0.0, 1500.0, 5000.0, 60000.0]))
 @example(([1e-200, 0.0], [0.0, 1e-200]))
@@ -295,7 +295,7 @@ def test_ranks_equal_scipy_rankdata_on_tied_untied_and_adversarial_values(n):
 # ----------------------------------------------------------------------------- zero_f1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(pairs(any_float), st.one_of(st.just(0.5), st.floats(allow_nan=True, allow_infinity=True)))
 @example(([0.5, 0.5, 1000.0, 1000.0], [0.5, 1000.0, 0.5, 1000.0]), 0.5)
 def test_zero_f1_counts_exactly_or_refuses(case, threshold):
@@ -344,7 +344,7 @@ def exact_replicates(p1, p2, y, n_resamples, seed):
             for _ in range(n_resamples)]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(systems(), st.integers(0, 2**32 - 1))
 def test_bootstrap_mae_is_exact_or_refuses(case, seed):
     p1, p2, y = case
