@@ -250,3 +250,12 @@ def test_judge_page_refuses_before_any_request(pages, monkeypatch):
         outputs = run(rows, language, "fr", *endpoint, *options)
         assert status_of(outputs).startswith("Error: " + message), outputs[-1]
         assert outputs[:-1] == (None,) * 3
+
+
+def test_page_and_metric_share_one_validator(pages):
+    """The page's own checks and the metric's are one module (one BoundaryError class), so a
+    refusal reads the same wherever it is raised."""
+    for name, page in pages.items():
+        metric = getattr(page, "metric", None) or getattr(page, "measurement", None) \
+            or page.judge
+        assert sys.modules[f"{metric.__package__}.boundary"] is page.space_io.boundary, name

@@ -127,12 +127,12 @@ def guarded(function, n_outputs, done="Done."):
 _NOTES = threading.local()
 
 
-def _folder_module(module, name=FOLDER.name):
+def _folder_module(module):
     """Import ``<module>.py`` of this folder, the folder imported as a package (named after
     the folder, registered in ``sys.modules``) so that the script's ``from .<sibling> import``
     lines work as they do under ``evaluate.load``, and the script and the page share one copy
     of every sibling (one ``BoundaryError`` class)."""
-    package = f"_metric_page_{name}"
+    package = f"_metric_page_{FOLDER.name}"
     if package not in sys.modules:
         spec = importlib.machinery.ModuleSpec(package, None, is_package=True)
         spec.submodule_search_locations = [str(FOLDER)]
@@ -142,7 +142,7 @@ def _folder_module(module, name=FOLDER.name):
 
 def load_metric(name):
     """Import ``<name>.py`` of this folder and return it (see :func:`_folder_module`)."""
-    return _folder_module(name, name)
+    return _folder_module(name)
 
 
 #: The one boundary validator (``boundary.py`` beside this file, as the metric script uses it).
