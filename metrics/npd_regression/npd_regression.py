@@ -439,24 +439,42 @@ def _exact_bucket(prediction, reference, zero_threshold):
     return 1 if error <= within * base else 2 if error <= moderate * base else 3
 
 
+#: Half-width (relative) of the window around a bucket bound within which a float ratio may
+#: lie on the wrong side of it: the error and the ratio are each rounded once (2 units in the
+#: last place; 8 taken).
+ROUNDING_WINDOW = 2.0 ** -49
+
+
+def _near_bounds(relative, abs_error, zero_threshold):
+    """Positions whose bucket a rounding may have decided: an error equal to the threshold
+    (its exact value may lie below), or a ratio within ROUNDING_WINDOW of 10% or 50%. Found by
+    counting at both ends of each window first: one comparison per bound in the common case
+    of none."""
+    near = []
+    if np.count_nonzero(abs_error <= zero_threshold) != np.count_nonzero(abs_error < zero_threshold):
+        near.append(np.flatnonzero(abs_error == zero_threshold))
+    for bound in RELATIVE_ERROR_BOUNDS:
+        low, high = bound * (1 - ROUNDING_WINDOW), bound * (1 + ROUNDING_WINDOW)
+        if np.count_nonzero(relative <= low) != np.count_nonzero(relative <= high):
+            near.append(np.flatnonzero((relative > low) & (relative <= high)))
+    return np.unique(np.concatenate(near)).tolist() if near else []
+
+
 def _error_buckets(y_true, y_pred, true_zero, abs_error, zero_threshold):
     """Counts of exact / within 10% / 10-50% / over 50% relative errors (EUR inputs).
 
     The float ratio |e| / max(reference, threshold) decides almost every case; a case whose
-    error or ratio lies within rounding of a bound (|e| = threshold, or the ratio within 8
-    units in the last place of 10% or 50%) is decided again in exact arithmetic, so no
-    rounding moves a case across a bound.
+    error or ratio lies within rounding of a bound (:func:`_near_bounds`) is decided again in
+    exact arithmetic, so no rounding moves a case across a bound.
     """
     within, moderate = RELATIVE_ERROR_BOUNDS
     relative = np.maximum(y_true, zero_threshold)
     with np.errstate(over="ignore"):  # a tiny threshold: an infinite ratio is "over 50%"
         np.divide(abs_error, relative, out=relative)
-    near = (abs_error == zero_threshold) | (np.abs(relative - within) <= within * 2.0 ** -49)
-    near |= np.abs(relative - moderate) <= moderate * 2.0 ** -49
     exact = abs_error < zero_threshold
     relative[true_zero] = math.inf  # a missed zero award is "over 50%" unless exact
     relative[exact] = -1.0
-    for index in np.flatnonzero(near).tolist():
+    for index in _near_bounds(relative, abs_error, zero_threshold):
         bucket = _exact_bucket(y_pred[index], y_true[index], zero_threshold)
         if bucket != 0 and true_zero[index]:
             bucket = 3
