@@ -523,7 +523,8 @@ PUBLISHED_CASES = [
     judgement([3, 2, 3, 1, 2]),
     "",
     "   \n",
-    "ARTICLES_SCORE: 2\nARTICLES_SCORE: 3\nCLARITY_COHERENCE_SCORE: 3",   # repeats summed
+    "ARTICLES_SCORE: 2\nARTICLES_SCORE: 3\nCLARITY_COHERENCE_SCORE: 3",   # every line counts
+    "ARTICLES_SCORE:\n3\nCONSIDERATIONS_SCORE:\n\n  2",                  # \s over line breaks
     "ACCURACY_FAITHFULNESS_SCORE: 7\nCONSIDERATIONS_SCORE: 0",            # no range check
     "**ARTICLES_SCORE:** 3\narticles_score: 3\nARTICLES_SCORE: 3/3",      # no line matches
     "  COMPLETENESS_RELEVANCE_SCORE:   2  \r\nOTHER_SCORE: 3",               # spaces, CR, other names
@@ -549,6 +550,31 @@ def test_published_mode_scores_every_answer_as_the_reference_does(lines):
     records = [hj.sample_record(i, "de_de", _chat(answer), 64, parse="published")
                for i in range(2)]
     assert hj.aggregate(records)["score"] == pytest.approx(reference_corpus_score([answer] * 2))
+
+
+def test_published_mode_counts_a_repeated_score_line_every_time():
+    """The published code adds value - 1 for every score line it finds (``re.findall`` over
+    the answer, then one sum): five lines of 3 and a repeated ARTICLES_SCORE: 2 make 110, a
+    repeated line of 1 adds nothing, and names that are no category are ignored."""
+    five = judgement([3, 3, 3, 3, 3])
+    assert hj.sample_score(hj.parse_published(five)) == 100.0
+    assert hj.sample_score(hj.parse_published(five + "\nARTICLES_SCORE: 2")) == 110.0
+    assert hj.sample_score(hj.parse_published(five + "\nARTICLES_SCORE: 1")) == 100.0
+    assert hj.sample_score(hj.parse_published(five + "\nOTHER_SCORE: 3")) == 100.0
+    repeated = "ARTICLES_SCORE: 3\n" * 4
+    assert hj.parse_published(repeated)["articles"] == 9  # 1 + 4 × (3 - 1)
+    assert hj.sample_score(hj.parse_published(repeated)) == 80.0
+
+
+@pytest.mark.parametrize("value", ["9" * 15, "9" * 400, "9" * 5000])
+def test_published_mode_refuses_a_score_beyond_1e15_as_unparsed(value):
+    """No range check in the published parsing, but a sample score that would overflow a mean
+    (or a value beyond Python's 4,300-digit int conversion) is unparsed, not a crash."""
+    record = hj.sample_record(0, "de_de", _chat(f"ARTICLES_SCORE: {value}"), 64,
+                              parse="published")
+    assert record["status"] == "unparsed" and record["score"] is None
+    assert record["reason"].startswith("published parsing: a sample score beyond 1e15")
+    assert hj.aggregate([record])["score"] is None
 
 
 def _chat(answer):

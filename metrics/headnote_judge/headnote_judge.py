@@ -102,8 +102,8 @@ Args:
     concurrency (int, optional): parallel requests, default 8.
     failed_as_zero (bool, optional): count failed samples as 0 instead of excluding them.
     parse (str, optional): "strict" (default) or "published" (the published SLDS judge's
-        parsing: strict line regex, missing category 1, no range check, a repeated category
-        counted once).
+        parsing: strict line regex, missing category 1, no range check, every score line
+        counted, a repeated one too).
     temperature (float, optional): judge sampling temperature, default 0.
     Other options of `headnote_judge` (templates, demonstrations, max_tokens, seed, timeout,
     max_retries, ...) are passed through.
@@ -379,25 +379,37 @@ PARSE_MODES = ("strict", "published")
 """``strict`` (default): :func:`parse_judgement`, failed samples excluded (or 0 with
 ``failed_as_zero``). ``published``: :func:`parse_published`, every sample scored."""
 
-_PUBLISHED_LINE = re.compile(r"^\s*([A-Z_]+_SCORE):\s*(\d+)\s*$")
+#: The published judge's score line, searched in the whole answer with ``re.MULTILINE`` as
+#: the published code does (so ``\s`` may run over a line break: "ARTICLES_SCORE:" with the
+#: value on the next line is a match there too).
+_PUBLISHED_LINE = re.compile(r"^\s*([A-Z_]+_SCORE):\s*(\d+)\s*$", re.MULTILINE)
+#: Largest sample score the published mode reports (its values are not range-checked; a
+#: sample beyond this one is refused as unparsed rather than summed into an overflow).
+MAX_PUBLISHED_SCORE = 1e15
+_PUBLISHED_NAMES = {category.upper() + "_SCORE": category for category in CATEGORIES}
 
 
 def parse_published(text: str | None) -> dict:
-    """The published SLDS judge's parsing, reproduced: each line of the answer matched against
-    ``^\\s*([A-Z_]+_SCORE):\\s*(\\d+)\\s*$``; a category given on several lines counts
-    once, with its first value (the published evaluation ignores a repeated score line); a
-    category without a line counts 1; no range check. Returns category -> value (an empty
-    answer gives 1 everywhere, i.e. sample score 0).
+    """The published SLDS judge's parsing, reproduced: every match of
+    ``^\\s*([A-Z_]+_SCORE):\\s*(\\d+)\\s*$`` in the answer (``re.findall`` with
+    ``re.MULTILINE``) that names one of the five categories adds ``value - 1`` to the sample's
+    points; other names are ignored; no range check. A category given on several lines
+    therefore counts every time (the published code sums all matches, it does not look at
+    names twice); a category without a line adds nothing (as a 1).
+
+    Returns category -> ``1 + sum(value - 1)`` over its lines (1 without a line), so that
+    :func:`sample_score` gives the published figure: an empty answer scores 0, five lines of
+    3 and a repeated ``ARTICLES_SCORE: 2`` score 110.
 
     >>> parse_published("ARTICLES_SCORE: 2\\nARTICLES_SCORE: 3\\nclarity_coherence_score: 3")["articles"]
-    2
+    4
     """
-    first: dict = {}
-    for line in (text or "").split("\n"):
-        match = _PUBLISHED_LINE.match(line)
-        if match:
-            first.setdefault(match.group(1), int(match.group(2)))
-    return {c: first.get(c.upper() + "_SCORE", 1) for c in CATEGORIES}
+    points = dict.fromkeys(CATEGORIES, 1)
+    for name, value in _PUBLISHED_LINE.findall(text or ""):
+        category = _PUBLISHED_NAMES.get(name)
+        if category is not None:
+            points[category] += int(value) - 1
+    return points
 
 
 def sample_score(scores: Mapping[str, int]) -> float:
@@ -577,6 +589,27 @@ def endpoint_settings(base_url, model, api_key, options: Mapping) -> Endpoint:
         max_auth_failures=_limited("max_auth_failures", options["max_auth_failures"]))
 
 
+def _published_record(record: dict, result) -> dict:
+    """``record`` completed by the published parsing (a failed request scores as an empty
+    answer). A sample score beyond :data:`MAX_PUBLISHED_SCORE` in magnitude (a score line
+    of about 15+ digits, which the published code would add up as it is) is not scored: the
+    sample is ``unparsed`` with the reason, so no mean can overflow and no run crash."""
+    record["raw_response"] = result.answer
+    if result.error is not None:
+        record.update(status="request_failed", reason=result.error)
+    try:
+        scores = parse_published(result.answer if result.error is None else None)
+        score = sample_score(scores)
+    except (ValueError, OverflowError):  # int() refuses 4,300+ digits; float() above 1e308
+        score = math.inf
+    if abs(score) > MAX_PUBLISHED_SCORE:
+        record.update(status="unparsed", reason="published parsing: a sample score beyond "
+                                                "1e15 (score values of about 15 digits or more)")
+    else:
+        record.update(scores=scores, score=score)
+    return record
+
+
 def sample_record(sample_id, language_pair: str, result, max_tokens: int,
                   parse: str = "strict") -> dict:
     """The per-sample record of one judged answer (``result``: an ``ChatResult``).
@@ -592,11 +625,7 @@ def sample_record(sample_id, language_pair: str, result, max_tokens: int,
               "score": None, "scores": None, "reason": None, "raw_response": None,
               "reasoning": result.reasoning, "cached": result.cached}
     if parse == "published":
-        scores = parse_published(result.answer if result.error is None else None)
-        record.update(scores=scores, score=sample_score(scores), raw_response=result.answer)
-        if result.error is not None:
-            record.update(status="request_failed", reason=result.error)
-        return record
+        return _published_record(record, result)
     if result.error is not None:
         record.update(status="request_failed", reason=result.error)
         return record
