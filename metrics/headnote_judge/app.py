@@ -28,7 +28,7 @@ import space_io
 judge = space_io.load_metric("headnote_judge")
 
 COLUMNS = ["generated headnote", "gold headnote"]
-LANGUAGES = ["de", "fr", "it"]
+LANGUAGES = list(judge.HEADNOTE_LANGUAGES)
 EXAMPLE = [["Art. 8 ZGB; Beweislast für den Bestand einer Forderung.",
             "Art. 8 ZGB; Verteilung der Beweislast bei bestrittenen Forderungen (E. 3)."]]
 EXAMPLE_FR = [["Art. 29 al. 2 Cst.; droit d'être entendu.",

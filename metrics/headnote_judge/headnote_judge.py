@@ -46,6 +46,7 @@ from .boundary import (
 from .checked_wrapper import CheckedWrapper
 from .judge_client import Endpoint, check_endpoint_url, check_headers, run, split_reasoning
 from .judge_prompts import SYSTEM_TEMPLATE, USER_TEMPLATE
+from .slds_languages import LANGUAGES, check_languages
 
 __version__ = "0.1.0"
 
@@ -64,7 +65,7 @@ LANGUAGE_NAMES = {"de": "German", "fr": "French", "it": "Italian"}
 PLACEHOLDERS = ("gold_headnote", "generated_headnote", "language", "language_code", "demonstration")
 """Named placeholders a template may use (``string.Template`` syntax: ``$name`` or ``${name}``)."""
 
-HEADNOTE_LANGUAGES = ("de", "fr", "it")
+HEADNOTE_LANGUAGES = LANGUAGES
 """The languages of SLDS (= ``slds.schema.LANGUAGES``, pinned by a test): the only codes
 ``headnote_languages`` and ``decision_languages`` take (exactly: "DE" or "xx" are refused, as
 by the other SLDS modules), and the keys ``demonstrations`` accepts."""
@@ -439,18 +440,6 @@ def _check_texts(name: str, values: object, n: int | None, *, allow_blank: bool)
     return values
 
 
-def _check_languages(name: str, values: object, n: int) -> list:
-    """One SLDS language code (de, fr or it, exactly) per sample."""
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-        raise BoundaryError(name, f"<{type(values).__name__}>", "a list of language codes")
-    values = list(values)
-    if len(values) != n:
-        raise BoundaryError(name, f"<{len(values):,} items>", f"one per prediction ({n:,})")
-    for index, value in enumerate(values):
-        check_choice(value, f"{name}[{index}]", HEADNOTE_LANGUAGES)
-    return values
-
-
 def _mean(values: Sequence[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
@@ -532,8 +521,8 @@ def _check_inputs(predictions, references, headnote_languages, decision_language
         raise BoundaryError("predictions", [], "at least one generated headnote")
     return (predictions,
             _check_texts("references", references, n, allow_blank=False),
-            _check_languages("headnote_languages", headnote_languages, n),
-            _check_languages("decision_languages", decision_languages, n),
+            check_languages(headnote_languages, "headnote_languages", n),
+            check_languages(decision_languages, "decision_languages", n),
             _check_sample_ids(sample_ids, n))
 
 

@@ -33,8 +33,8 @@ from .boundary import (
     check_text,
 )
 from .checked_wrapper import CheckedWrapper
+from .slds_languages import LANGUAGES, check_languages
 
-LANGUAGES = ("de", "fr", "it")
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 ROUGE_TOKENIZERS = ("unicode", "rouge_score")
 EMPTY_POLICIES = ("zero", "raw")
@@ -269,6 +269,8 @@ MAX_BOOTSTRAP_RESAMPLES = 100_000
 MAX_BERTSCORE_BATCH_SIZE = 1024
 MAX_BERTSCORE_LAYER = 1000
 FLAGS = ("use_stemmer", "bertscore", "bertscore_rescale_with_baseline", "return_per_item")
+#: The headnote languages this module takes, the SLDS languages (the page's choices).
+HEADNOTE_LANGUAGES = LANGUAGES
 INPUTS = ("predictions", "references", "prediction_languages", "source_languages")
 
 
@@ -285,25 +287,15 @@ def _check_texts(values, argument: str, n: int | None, allow_blank: bool) -> int
     return len(values)
 
 
-def _check_languages(values, argument: str, n: int) -> None:
-    """One language code per item: de, fr or it, exactly (the rule of every SLDS module)."""
-    if isinstance(values, str) or not isinstance(values, Sequence):
-        raise BoundaryError(argument, f"<{type(values).__name__}>", "a list of language codes")
-    if len(values) != n:
-        raise BoundaryError(argument, f"<{len(values):,} items>", f"one per prediction ({n:,})")
-    for i, value in enumerate(values):
-        check_choice(value, f"{argument}[{i}]", LANGUAGES)
-
-
 def _check_inputs(predictions, references, prediction_languages, source_languages) -> int:
     """Validate the four per-item lists; return their length n >= 1."""
     n = _check_texts(predictions, "predictions", None, allow_blank=True)
     if n == 0:
         raise BoundaryError("predictions", [], "at least one headnote")
     _check_texts(references, "references", n, allow_blank=False)
-    _check_languages(prediction_languages, "prediction_languages", n)
+    check_languages(prediction_languages, "prediction_languages", n)
     if source_languages is not None:
-        _check_languages(source_languages, "source_languages", n)
+        check_languages(source_languages, "source_languages", n)
     return n
 
 

@@ -22,10 +22,10 @@ import evaluate
 import numpy as np
 import spacy
 
-from .boundary import BoundaryError, check_choice, check_count, check_seed, check_text
+from .boundary import BoundaryError, check_count, check_seed, check_text
 from .checked_wrapper import CheckedWrapper
+from .slds_languages import LANGUAGES, check_language
 
-LANGUAGES = ("de", "fr", "it")
 N_SEGMENTS = 10
 MAX_NOVELTY_N = 4
 DEFAULT_SUBSET_SIZE = 100
@@ -266,7 +266,7 @@ class _Tokens:
 def tokenize(text: str, language: str) -> list[str]:
     """The tokens every property uses: each whitespace-delimited chunk of ``text`` through
     ``spacy.blank(language)``'s tokenizer, lowercased (whitespace is never a token)."""
-    _check_language(language, "language", 0)
+    check_language(language, "language")
     tokenizer = _tokenizer(language)
     return [t.lower_ for chunk in text.split() for t in tokenizer(chunk)]
 
@@ -450,10 +450,6 @@ def formulaicness(
 # --------------------------------------------------------------------------- corpus level
 
 
-def _check_language(value, argument: str, index: int) -> None:
-    check_choice(value, f"{argument}[{index}]", LANGUAGES)
-
-
 def _validate(sources, summaries, source_languages, summary_languages) -> int:
     """The four per-pair lists: texts of valid Unicode (no lone surrogate, no NUL; blank texts
     are pairs too, with null properties where a count is 0), at most MAX_TEXT_CHARACTERS each,
@@ -476,7 +472,7 @@ def _validate(sources, summaries, source_languages, summary_languages) -> int:
                        allow_blank=True, what=what)
     for name in ("source_languages", "summary_languages"):
         for i, language in enumerate(arguments[name]):
-            _check_language(language, name, i)
+            check_language(language, f"{name}[{i}]")
     return lengths["sources"]
 
 
