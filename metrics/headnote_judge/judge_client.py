@@ -289,7 +289,11 @@ class AnswerCache:
 
     def put(self, key, request, response):
         text = json.dumps(response, ensure_ascii=False, sort_keys=True)
-        request_text = json.dumps(request, sort_keys=True)  # \u-escaped: any text stores
+        # readable text, as courtbench's cache stores it; \u-escaped only where a lone
+        # surrogate could not be stored as UTF-8
+        request_text = json.dumps(request, ensure_ascii=False, sort_keys=True)
+        if _SURROGATE.search(request_text):
+            request_text = json.dumps(request, sort_keys=True)
         created = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._lock:
             self._connection.execute(
