@@ -259,3 +259,84 @@ def test_page_and_metric_share_one_validator(pages):
         metric = getattr(page, "metric", None) or getattr(page, "measurement", None) \
             or page.judge
         assert sys.modules[f"{metric.__package__}.boundary"] is page.space_io.boundary, name
+
+
+# ----------------------------------------------------------------------------- every page
+
+#: page -> (the options after the table of ``from_table``, number of outputs).
+TABLE_RUNS = {
+    "zero_f1": ((0.5,), 3),
+    "npd_regression": ((0.5,), 4),
+    "bootstrap_mae": (("paired (default)", 0.05, 1000, 12345), 3),
+    "headnote_similarity": (("de", "(none: group by headnote language)", "unicode", "13a", 100,
+                             0), 4),
+    "summarization_properties": (("de", "de", 100, 10, 0), 5),
+    "headnote_judge": (("de", "fr", "http://127.0.0.1:9/v1", "m", "key", 256, 0, 2, 0, 10,
+                        False), 3),
+}
+
+
+def test_the_registry_covers_every_page(pages):
+    assert sorted(TABLE_RUNS) == sorted(pages)
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_RUNS))
+@pytest.mark.parametrize("rows", [[], [[None, None, None]], [["\ud800", "x", "x"]]],
+                         ids=["empty", "blank row", "surrogate"])
+def test_every_page_clears_its_result_on_an_error(pages, name, rows, monkeypatch):
+    """The same rule on every page: any error is one line in the status box and every output
+    of the previous run is cleared (None), so nothing stale reads as the answer."""
+    monkeypatch.setenv("JUDGE_ENDPOINTS", "http://127.0.0.1:9/v1")
+    page = pages[name]
+    options, n_outputs = TABLE_RUNS[name]
+    if name == "headnote_similarity":
+        options = (options[0], page.NO_SOURCE, *options[2:])
+    width = len(page.COLUMNS) if hasattr(page, "COLUMNS") else 2
+    table = [row[:width] for row in rows]
+    outputs = handler(page, page.from_table, n_outputs)(table, *options)
+    assert status_of(outputs).startswith("Error: "), outputs[-1]
+    assert outputs[:-1] == (None,) * n_outputs
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_RUNS))
+def test_every_button_of_every_page_runs_through_the_guard(pages, name):
+    """No page wires a handler of its own that could leave a traceback or a stale result: each
+    event of the page is a ``space_io.guarded`` handler."""
+    functions = [block.fn for block in pages[name].demo.fns.values() if block.fn is not None]
+    # the page's computations (gradio's own example loader and the card toggle compute nothing)
+    computing = [fn for fn in functions if fn.__name__.startswith("from_")]
+    assert sorted(fn.__name__ for fn in computing) == ["from_files", "from_table"]
+    assert all(fn.__code__.co_qualname == "guarded.<locals>.handler" for fn in computing)
+
+
+@pytest.mark.parametrize(("name", "rows", "options", "n_outputs"), [
+    ("npd_regression", [[0, 0, ""], [1000, 1500, ""], [40000, 60000, ""]], (0.5,), 4),
+    ("bootstrap_mae", ROWS, ("paired (default)", 0.05, 1000, 12345), 3),
+])
+def test_a_plotting_failure_on_any_page_keeps_the_result(pages, monkeypatch, name, rows, options,
+                                                         n_outputs):
+    page = pages[name]
+
+    def broken(*arguments, **keywords):
+        raise OverflowError("Maximum allowed size exceeded")
+
+    monkeypatch.setattr(page.plt, "subplots", broken)
+    outputs = handler(page, page.from_table, n_outputs)(rows, *options)
+    assert outputs[-1].startswith("Done. Note: a plot could not be drawn (OverflowError: "
+                                  "Maximum allowed size exceeded); the numbers are complete")
+    assert outputs[0] and isinstance(outputs[1], dict) and outputs[1]["n"] == len(rows)
+    assert all(figure is None for figure in outputs[2:-1])
+
+
+@pytest.mark.parametrize("extreme", [5e-324, 1e-300, 1e12])
+def test_extreme_valid_amounts_are_computed_and_the_plot_never_fails_the_result(pages, extreme):
+    """Amounts the validator accepts at both ends of its range: the metric computes; the plot
+    is drawn or noted, never an error."""
+    for name, rows, options, n_outputs in (
+            ("bootstrap_mae", [[extreme, 0, 0], [0, extreme, extreme], [1, 2, 3]],
+             ("paired (default)", 0.05, 200, 1), 3),
+            ("npd_regression", [[extreme, 0, ""], [0, extreme, ""], [1, 2, ""]], (0.5,), 4)):
+        page = pages[name]
+        outputs = handler(page, page.from_table, n_outputs)(rows, *options)
+        assert status_of(outputs).startswith("Done."), outputs[-1]
+        assert isinstance(outputs[1], dict)
