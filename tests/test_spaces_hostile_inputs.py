@@ -340,3 +340,39 @@ def test_extreme_valid_amounts_are_computed_and_the_plot_never_fails_the_result(
         outputs = handler(page, page.from_table, n_outputs)(rows, *options)
         assert status_of(outputs).startswith("Done."), outputs[-1]
         assert isinstance(outputs[1], dict)
+
+
+def _labels(page):
+    return [block.label for block in page.demo.blocks.values()
+            if isinstance(block, gr.Number) and block.label]
+
+
+@pytest.mark.parametrize(("name", "parameter", "caps"), [
+    ("bootstrap_mae", "n_resamples", ("MAX_RESAMPLES", "MAX_DRAWS")),
+    ("headnote_similarity", "bootstrap_resamples", ("MAX_RESAMPLES",)),
+    ("summarization_properties", "formulaicness_subsets", ("PAGE_MAX_PAIRS",)),
+    ("headnote_judge", "concurrency", ("MAX_CONCURRENCY",)),
+    ("headnote_judge", "max_retries", ("MAX_RETRIES",)),
+    ("headnote_judge", "max_tokens", ("MAX_TOKENS",)),
+])
+def test_every_work_parameter_label_shows_the_pages_cap(pages, name, parameter, caps):
+    page = pages[name]
+    label = next(label for label in _labels(page) if label.startswith(parameter))
+    for cap in caps:
+        value = getattr(page, cap)
+        assert f"{value:,}" in label or f"{value}" in label, (label, cap, value)
+
+
+def test_the_page_caps_are_at_most_the_modules(pages):
+    """A page may only lower a module's cap: the module's own refusal stays the last word."""
+    bootstrap, similarity = pages["bootstrap_mae"], pages["headnote_similarity"]
+    properties, judge = pages["summarization_properties"], pages["headnote_judge"]
+    assert bootstrap.MAX_RESAMPLES <= bootstrap.metric.MAX_RESAMPLES
+    assert bootstrap.MAX_DRAWS <= bootstrap.metric.MAX_DRAWS
+    assert similarity.MAX_RESAMPLES <= similarity.metric.MAX_BOOTSTRAP_RESAMPLES
+    assert properties.PAGE_MAX_PAIRS <= properties.measurement.MAX_FORMULAICNESS_PAIRS
+    limits = judge.judge.LIMITS
+    assert judge.MAX_CONCURRENCY <= limits["concurrency"][1]
+    assert judge.MAX_RETRIES <= limits["max_retries"][1]
+    assert judge.MAX_TOKENS <= limits["max_tokens"][1]
+    assert judge.MAX_TIMEOUT_S <= judge.judge.MAX_TIMEOUT_SECONDS
