@@ -14,6 +14,8 @@ as JSON to be compared here with the module's plain function:
 - a bad value is refused with ``ValueError`` naming the argument and the first bad index
   (``<argument>[<index>] = <value>: expected ...``), in both the plain function and the
   wrapper;
+- a text with a lone surrogate is refused by ``add_batch`` in one line naming the argument
+  and the item, before evaluate's Arrow writer (pyarrow) sees it;
 - the card's ``>>>`` examples run (doctests, with the module's names in scope);
 - one behaviour for a wrong call in all six, plain function and wrapper (``compute``,
   ``add_batch``, ``add``) alike: an unknown keyword or an input not passed is a
@@ -113,6 +115,11 @@ def check(name, config, inputs, options, order_invariant, bad):
     # the card's examples see the module's own names, as a reader of the card does
     out["card"] = card_doctests(name, vars(sys.modules[type(module).__module__]))
     out["calls"] = wrong_calls(module, inputs, options)
+    first = next(iter(inputs))
+    if isinstance(inputs[first][0], str):  # a text metric: a lone surrogate, before pyarrow
+        batch = {{k: v for k, v in bad_copy(inputs, first, 0, "lone \\ud800").items()
+                 if k in module.feature_names()}}  # the judge's languages are options
+        out["surrogate"] = outcome(lambda: module.add_batch(**batch))
     return out
 
 def outcome(call):
@@ -243,3 +250,13 @@ def test_a_wrong_keyword_is_a_type_error_in_every_plain_function(name):
     _, inputs, options, _, _ = REGISTRY[name]
     with pytest.raises(TypeError, match="bogus"):
         _plain(name)(**inputs, **options, bogus=1)
+
+
+@pytest.mark.parametrize("name", [n for n, entry in REGISTRY.items()
+                                  if isinstance(next(iter(entry[1].values()))[0], str)])
+def test_a_lone_surrogate_is_refused_before_pyarrow_in_every_text_metric(fresh, name):
+    kind, message = fresh[name]["surrogate"]
+    first = next(iter(REGISTRY[name][1]))
+    assert kind == "BoundaryError", (kind, message)
+    assert message.startswith(f"{first}[0] = 'lone \\ud800': expected") and "\n" not in message
+    assert "lone surrogate U+D800 at character 5" in message
