@@ -365,6 +365,7 @@ def test_published_parse_mode_is_named_in_the_output(hub_folder, tmp_path, capsy
                           "--parse", "published")) == 0
     result = json.loads(out.read_text())
     assert result["parse"] == "published" and result["run"]["parse"] == "published"
-    # a repeated line counts once (the published judge ignores it): 10 * (3 - 1)
-    assert result["score"] == 20.0 and result["n_excluded"] == 0
+    # every score line counts, a repeated one too (the published judge sums all matches):
+    # 10 * ((3 - 1) + (3 - 1))
+    assert result["score"] == 40.0 and result["n_excluded"] == 0
     assert "parse published" in capsys.readouterr().out
