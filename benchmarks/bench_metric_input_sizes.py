@@ -10,7 +10,8 @@ as numpy arrays), text for the SLDS modules.
 - npd_regression, zero_f1: the whole input at both sizes.
 - bootstrap_mae: 1 MB with the default 1,000 resamples; 100 MB with 10 resamples, the
   time extrapolated linearly to 1,000 (memory does not grow with resamples: chunks of at
-  most 4 Mi indices).
+  most 4 Mi indices). The module itself now refuses more than 2e9 resampled cases (at 100 MB,
+  more than 152 resamples): the extrapolation says why.
 - headnote_similarity: one 1 MB pair (BLEU alone, as the issue asks for every metric other
   than ROUGE-L; the whole module is in bench_rouge_lcs); a 100 MB text is refused; 2,000
   headnote pairs of 1 KB (2 MB), extrapolated linearly to 100 MB.

@@ -5,7 +5,10 @@ Figures (seconds unless named otherwise), on an ECtHR-like example of the test s
 
 - npd_regression's plain function against the same numbers from scikit-learn + scipy calls
   at n = 1e3, the test split's size, 1e4, 1e5 and 1e6 (targets: ratio >= 3, peak traced
-  memory <= 3x the inputs' bytes), and what ``EvaluationModule.compute`` adds at each n;
+  memory <= 3x the inputs' bytes), and what ``EvaluationModule.compute`` adds at each n, on
+  two kinds of awards: ``tied`` (the demo's generator: references rounded to 100 EUR, a
+  third of them 0, predictions rounded to cents) and ``untied`` (continuous log-normal
+  references and predictions, no two equal: the ranks cannot lean on ties);
 - bootstrap_mae, 1,000 paired resamples: against Python loops over the resamples (pure
   Python; numpy per resample; scikit-learn per resample) with the same seed, and against
   ``scipy.stats.bootstrap(paired=True, method="percentile")`` on the same resamples;
@@ -51,8 +54,8 @@ NPD_REGRESSION_SIZES = (1_000, N_TEST, 10_000, 100_000, 1_000_000)
 def sklearn_scipy_report(y_pred, y_true, zero_threshold=0.5):
     """The figures of npd_regression (without groups) from scikit-learn and scipy calls."""
     abs_error = np.abs(y_pred - y_true)
-    true_zero = y_true < zero_threshold
-    pred_zero = y_pred < zero_threshold
+    true_zero = y_true <= zero_threshold  # the metric's rule: at or below is a zero award
+    pred_zero = y_pred <= zero_threshold
     ranges = [true_zero, ~true_zero & (y_true <= 10_000),
               ~true_zero & (y_true > 10_000) & (y_true <= 50_000), ~true_zero & (y_true > 50_000)]
     relative = abs_error / np.maximum(y_true, zero_threshold)
@@ -121,6 +124,17 @@ def example_arrays(seed, n):
             np.asarray(example["references"]))
 
 
+def untied_arrays(seed, n):
+    """Continuous awards without ties: log-normal references (the test split's median and
+    spread, not rounded) and predictions off by log-normal noise."""
+    rng = np.random.default_rng(seed)
+    references = rng.lognormal(8.78, 1.36, n)
+    return references * rng.lognormal(0.0, 0.5, n), references
+
+
+AWARDS = {"tied": lambda n: example_arrays(0, n)[::2], "untied": lambda n: untied_arrays(0, n)}
+
+
 def interleaved_best_times(functions, *, repeat, number):
     """best_time of each of ``functions``, their runs taken in turn (one run of each, then
     the next round), so that a change of the machine's load between them weighs on all."""
@@ -129,14 +143,15 @@ def interleaved_best_times(functions, *, repeat, number):
     return [min(times) for times in zip(*rounds, strict=True)]
 
 
-def bench_npd_regression_at(n):
+def bench_npd_regression_at(n, awards="tied"):
     """npd_regression's plain function (the one ``_compute`` calls, numpy arrays in) against
-    sklearn_scipy_report on the same arrays at ``n`` cases: best seconds of each, their
-    ratio, the peak memory traced during one call over the inputs' bytes, the same call from
-    Python lists, and ``EvaluationModule.compute`` (direct path) on the arrays."""
+    sklearn_scipy_report on the same arrays at ``n`` cases of ``awards`` (a key of AWARDS):
+    best seconds of each, their ratio, the peak memory traced during one call over the inputs'
+    bytes, the same call from Python lists, and ``EvaluationModule.compute`` (direct path) on
+    the arrays."""
     import evaluate
 
-    p1, _, y = example_arrays(0, n)
+    p1, y = AWARDS[awards](n)
     npd_regression = load_metric_module("npd_regression").npd_regression
     module = evaluate.load(str(metric_dir("npd_regression")))
     ours, peak = peak_python_memory(lambda: npd_regression(predictions=p1, references=y))
@@ -151,7 +166,7 @@ def bench_npd_regression_at(n):
          lambda: npd_regression(predictions=lists[0], references=lists[1]),
          lambda: module.compute(predictions=p1, references=y)],
         repeat=7 if n < N_LARGE else 5, number=calls)
-    return {"n": n, "plain_s": plain, "sklearn_scipy_s": reference_time,
+    return {"n": n, "awards": awards, "plain_s": plain, "sklearn_scipy_s": reference_time,
             "ratio_vs_sklearn_scipy": reference_time / plain,
             "peak_traced_over_input_bytes": peak / (p1.nbytes + y.nbytes),
             "plain_from_lists_s": from_lists, "evaluate_compute_s": wrapped,
@@ -159,9 +174,10 @@ def bench_npd_regression_at(n):
 
 
 def bench_npd_regression():
-    """bench_npd_regression_at for every size in NPD_REGRESSION_SIZES (target: ratio >= 3
-    and peak traced memory <= 3x the inputs at each)."""
-    return [bench_npd_regression_at(n) for n in NPD_REGRESSION_SIZES]
+    """bench_npd_regression_at for every size in NPD_REGRESSION_SIZES, tied and untied awards
+    (target: ratio >= 3 and peak traced memory <= 3x the inputs at each)."""
+    return [bench_npd_regression_at(n, awards) for awards in AWARDS
+            for n in NPD_REGRESSION_SIZES]
 
 
 def bench_bootstrap(p1, p2, y):

@@ -96,6 +96,9 @@ def parse_prediction(value: Any) -> float:
         raise ValueError("not finite; expected a finite number >= 0 (EUR)")
     if number < 0:
         raise ValueError("negative; expected a finite number >= 0 (EUR)")
+    if number > AMOUNT_CEILING:  # the metric modules' ceiling (courtbench.boundary)
+        raise ValueError(f"above {AMOUNT_CEILING:,.0f}; expected an amount of money <= "
+                         f"{AMOUNT_CEILING:,.0f} EUR")
     return number
 
 

@@ -42,7 +42,7 @@ def triples(draw, min_size=1, max_size=40):
 
 
 @settings(max_examples=40, deadline=None)
-@given(triples(), st.integers(0, 2**32), st.integers(2, 120), st.sampled_from([0.01, 0.05, 0.2]))
+@given(triples(), st.integers(0, 2**32 - 1), st.integers(2, 120), st.sampled_from([0.01, 0.05, 0.2]))
 def test_paired_result_equals_the_plain_loop(data, seed, n_resamples, alpha):
     p1, p2, y = data
     result = bootstrap_mae(predictions1=p1, predictions2=p2, references=y, alpha=alpha,
@@ -61,7 +61,7 @@ def test_paired_result_equals_the_plain_loop(data, seed, n_resamples, alpha):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(1, 300), st.integers(0, 2**32), st.integers(1, 50), st.integers(1, 5000))
+@given(st.integers(1, 300), st.integers(0, 2**32 - 1), st.integers(1, 50), st.integers(1, 5000))
 def test_chunked_replicates_equal_the_loop_exactly(n, seed, n_resamples, chunk):
     values = np.random.default_rng(n).normal(size=n)
     chunked = module.bootstrap_replicates(values, n_resamples=n_resamples, seed=seed,
@@ -174,11 +174,15 @@ def test_bad_values_name_argument_index_and_value(argument, bad, shown):
     ({"alpha": float("nan")}, "alpha = nan"),
     ({"alpha": True}, "alpha = True"),
     ({"n_resamples": 1}, "n_resamples = 1"),
-    ({"n_resamples": 10.0}, "n_resamples = 10.0"),
+    ({"n_resamples": 10.5}, "n_resamples = 10.5: expected a number of resamples"),
     ({"n_resamples": True}, "n_resamples = True"),
     ({"seed": -1}, "seed = -1"),
     ({"seed": "1"}, "seed = '1'"),
     ({"seed": None}, "seed = None"),
+    ({"seed": 1.5}, "seed = 1.5: expected an integer seed in [0, 4,294,967,295]"),
+    ({"seed": 2**32}, "seed = 4294967296"),
+    ({"n_resamples": 10**9}, "n_resamples = 1000000000: expected a number of resamples in "
+                             "[2, 1,000,000]"),
 ])
 def test_bad_options(options, message):
     with pytest.raises(ValueError) as error:
@@ -188,10 +192,11 @@ def test_bad_options(options, message):
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"predictions1": [1, 2], "predictions2": [1], "references": [1, 2]},
-     "predictions2 has 1 values but predictions1 has 2"),
+     "predictions2 = '<1 values>': expected one value per case (predictions1 has 2)"),
     ({"predictions1": [1], "predictions2": [1], "references": [1, 2]},
-     "references has 2 values but predictions1 has 1"),
-    ({"predictions1": [], "predictions2": [], "references": []}, "predictions1 is empty"),
+     "references = '<2 values>': expected one value per case (predictions1 has 1)"),
+    ({"predictions1": [], "predictions2": [], "references": []},
+     "predictions1 = []: expected at least one amount"),
 ])
 def test_length_mismatch_and_empty(kwargs, message):
     with pytest.raises(ValueError) as error:

@@ -14,7 +14,15 @@ as JSON to be compared here with the module's plain function:
 - a bad value is refused with ``ValueError`` naming the argument and the first bad index
   (``<argument>[<index>] = <value>: expected ...``), in both the plain function and the
   wrapper;
-- the card's ``>>>`` examples run (doctests, with the module's names in scope).
+- a text with a lone surrogate is refused by ``add_batch`` in one line naming the argument
+  and the item, before evaluate's Arrow writer (pyarrow) sees it;
+- the card's ``>>>`` examples run (doctests, with the module's names in scope);
+- one behaviour for a wrong call in all six, plain function and wrapper (``compute``,
+  ``add_batch``, ``add``) alike: an unknown keyword or an input not passed is a
+  ``TypeError`` naming it (Python's own error for a wrong call, which the plain functions
+  raise by themselves), a bad value a ``ValueError`` — so a caller can tell a mistake in the
+  call from a bad input. Before, the ECtHR-NPD wrappers raised ``TypeError`` and the SLDS ones
+  a ``ValueError`` ("predictions: expected a list of strings, got NoneType").
 """
 
 from __future__ import annotations
@@ -106,7 +114,35 @@ def check(name, config, inputs, options, order_invariant, bad):
                                              **options)
     # the card's examples see the module's own names, as a reader of the card does
     out["card"] = card_doctests(name, vars(sys.modules[type(module).__module__]))
+    out["calls"] = wrong_calls(module, inputs, options)
+    first = next(iter(inputs))
+    if isinstance(inputs[first][0], str):  # a text metric: a lone surrogate, before pyarrow
+        batch = {{k: v for k, v in bad_copy(inputs, first, 0, "lone \\ud800").items()
+                 if k in module.feature_names()}}  # the judge's languages are options
+        out["surrogate"] = outcome(lambda: module.add_batch(**batch))
     return out
+
+def outcome(call):
+    try:
+        call()
+    except Exception as error:
+        return [type(error).__name__, str(error)]
+    return None
+
+# what each wrong call raises: an unknown keyword and a misspelled input (compute,
+# add_batch, add) and a missing input
+def wrong_calls(module, inputs, options):
+    first = next(iter(inputs))
+    misspelled = dict(inputs)
+    misspelled[first[:-1]] = misspelled.pop(first)
+    singular = {{"predictions": "prediction", "references": "reference"}}
+    one = {{singular.get(k, k): v[0] for k, v in inputs.items()}}
+    missing = {{k: v for k, v in inputs.items() if k != first}}
+    return {{"compute_unknown": outcome(lambda: module.compute(**inputs, **options, bogus=1)),
+            "compute_misspelled": outcome(lambda: module.compute(**misspelled, **options)),
+            "compute_missing": outcome(lambda: module.compute(**missing, **options)),
+            "add_batch_unknown": outcome(lambda: module.add_batch(**inputs, bogus=1)),
+            "add_unknown": outcome(lambda: module.add(**one, bogus=1))}}
 
 results = {{}}
 for name, entry in REGISTRY.items():
@@ -193,3 +229,34 @@ def test_card_examples_run(fresh, name):
     assert card["failed"] == 0, card["report"]
     text = (metric_dir(name) / "README.md").read_text(encoding="utf-8")
     assert card["attempted"] >= min(text.count(">>> "), 1), "the card's examples did not run"
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_wrong_call_is_a_type_error_in_every_module(fresh, name):
+    """One rule across the six wrappers: TypeError naming the wrong keyword or the missing
+    input, never a ValueError about a None."""
+    calls = fresh[name]["calls"]
+    for case, (kind, message) in calls.items():
+        assert kind == "TypeError", (case, kind, message)
+        assert "\n" not in message
+    assert "'bogus'" in calls["compute_unknown"][1]
+    first = next(iter(REGISTRY[name][1]))
+    assert f"{first[:-1]!r}" in calls["compute_misspelled"][1]
+    assert f"missing required argument {first!r}" in calls["compute_missing"][1]
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_wrong_keyword_is_a_type_error_in_every_plain_function(name):
+    _, inputs, options, _, _ = REGISTRY[name]
+    with pytest.raises(TypeError, match="bogus"):
+        _plain(name)(**inputs, **options, bogus=1)
+
+
+@pytest.mark.parametrize("name", [n for n, entry in REGISTRY.items()
+                                  if isinstance(next(iter(entry[1].values()))[0], str)])
+def test_a_lone_surrogate_is_refused_before_pyarrow_in_every_text_metric(fresh, name):
+    kind, message = fresh[name]["surrogate"]
+    first = next(iter(REGISTRY[name][1]))
+    assert kind == "BoundaryError", (kind, message)
+    assert message.startswith(f"{first}[0] = 'lone \\ud800': expected") and "\n" not in message
+    assert "lone surrogate U+D800 at character 5" in message

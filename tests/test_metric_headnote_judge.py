@@ -20,7 +20,7 @@ from courtbench.metric_modules import load_metric_module
 
 hj = load_metric_module("headnote_judge")
 
-FAST = {"backoff_base": 0.01, "backoff_max": 2.0, "progress": False}
+FAST = {"progress": False}
 SECRET = "sk-test-7f3a9c1e-never-store-me"
 
 
@@ -195,11 +195,17 @@ def test_module_folder_layout_and_requirements():
     check_module_folder("headnote_judge", {"datasets", "evaluate", "openai", "tqdm"})
 
 
-def test_the_judge_runs_on_the_llm_client_core_itself():
-    import courtbench.llm.core as core
-    sibling = Path(hj.__file__).parent / "llm_core.py"
-    assert sibling.resolve() == Path(core.__file__).resolve()
-    assert hj.run_requests.__module__.endswith(".llm_core")
+def test_the_judge_needs_nothing_of_courtbench():
+    """Its requests go through its own judge_client.py on the openai client; every sibling
+    file is a real file of the folder or a link into metrics/_shared/ (never into
+    courtbench/, which a copied metrics/ folder or a Space does not have)."""
+    folder = Path(hj.__file__).parent
+    for path in folder.iterdir():
+        if path.is_symlink():
+            assert path.resolve().parent.name == "_shared", path
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.py"))
+    assert "courtbench." not in sources.replace("courtbench.boundary", "")
+    assert hj.run.__module__.endswith(".judge_client")
 
 
 # ----------------------------------------------------------------------------- scoring end to end
@@ -268,7 +274,7 @@ def test_content_none_and_truncated_answers_are_failed_samples():
 def test_progress_bar_and_throughput_line(capsys):
     with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5))) as server:
         hj.headnote_judge(**_inputs(3), base_url=server.url, model="m",
-                          backoff_base=0.01, progress=True)
+                          progress=True)
     err = capsys.readouterr().err
     assert "headnote_judge" in err and "3/3" in err
     assert "headnote_judge: 3 samples (0 from cache, 3 requested" in err and "requests/s" in err
@@ -302,7 +308,7 @@ def test_api_key_is_sent_but_never_stored_or_logged(tmp_path, caplog, capsys):
                                   else Reply(judgement([2] * 5) if i else "bad"))) as server:
         with caplog.at_level(logging.DEBUG):
             result = hj.headnote_judge(**_inputs(3), base_url=server.url, model="m", api_key=SECRET,
-                                       cache_path=cache, backoff_base=0.01, progress=True)
+                                       cache_path=cache, progress=True)
         assert server.requests[0].headers.get("authorization") == f"Bearer {SECRET}"
     captured = capsys.readouterr()
     assert result["n_unparsed"] == 1
@@ -315,14 +321,30 @@ def test_api_key_is_sent_but_never_stored_or_logged(tmp_path, caplog, capsys):
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"predictions": []}, "predictions is empty"),
-    ({"references": ["a", ""]}, r"references\[1\] is empty"),
-    ({"headnote_languages": ["de"]}, "headnote_languages has 1 items, predictions has 2"),
-    ({"predictions": ["x", None]}, r"predictions\[1\] = None: expected a string, got NoneType"),
-    ({"sample_ids": ["a", "a"]}, r"sample_ids\[1\] = 'a' repeats sample_ids\[0\]"),
+    ({"predictions": []}, r"^predictions = \[\]: expected at least one generated headnote"),
+    ({"references": ["a", ""]}, r"^references\[1\] = '': expected a headnote with visible text"),
+    ({"references": ["a", "\u200b \u00a0"]}, r"^references\[1\] = .*visible text"),
+    ({"predictions": ["x", "bad \ud800"]}, r"^predictions\[1\] = .*lone surrogate U\+D800"),
+    ({"predictions": ["x", "nul\x00"]}, r"^predictions\[1\] = .*no NUL character"),
+    ({"headnote_languages": ["de"]}, r"^headnote_languages = '<1 items>': expected one per "
+                                     r"prediction \(2\)"),
+    ({"headnote_languages": ["de", "xx"]}, r"^headnote_languages\[1\] = 'xx': expected one of "
+                                           r"'de', 'fr', 'it'"),
+    ({"decision_languages": ["DE", "de"]}, r"^decision_languages\[0\] = 'DE': expected one of"),
+    ({"predictions": ["x", None]}, r"^predictions\[1\] = None: expected a headnote \(a string\), "
+                                   r"got NoneType"),
+    ({"sample_ids": ["a", "a"]}, r"^sample_ids\[1\] = 'a': expected a unique id \(it repeats "
+                                 r"sample_ids\[0\]\)"),
     ({"base_url": "localhost:8000"}, "base_url must be an http"),
-    ({"concurrency": 0}, "concurrency must be an integer >= 1, got 0"),
-    ({"timeout": float("nan")}, "timeout must be a positive number"),
+    ({"concurrency": 0}, r"^concurrency = 0: expected an integer concurrency in \[1, 64\]"),
+    ({"concurrency": 10**6}, r"^concurrency = 1000000: expected an integer concurrency in"),
+    ({"max_retries": 1000}, r"^max_retries = 1000: expected an integer max_retries in \[0, 20\]"),
+    ({"max_tokens": 10**9}, r"^max_tokens = 1000000000: expected an integer max_tokens in"),
+    ({"timeout": float("nan")}, r"^timeout = nan: expected a finite number: seconds per attempt"),
+    ({"timeout": 1e9}, r"^timeout = 1000000000.0: expected seconds per attempt > 0 and <= 3,600"),
+    ({"seed": 1.5}, r"^seed = 1.5: expected an integer seed"),
+    ({"temperature": float("inf")}, r"^temperature = inf: expected a finite temperature"),
+    ({"parse": "lenient"}, r"^parse = 'lenient': expected one of 'strict', 'published'"),
 ])
 def test_invalid_inputs_name_the_argument(change, message):
     arguments = {**_inputs(2), "base_url": "http://127.0.0.1:9/v1", "model": "m", **FAST, **change}
@@ -346,11 +368,12 @@ result = module.compute(predictions=["gen-0", "gen-1"], references=["Art. 1 ZGB"
                         base_url=sys.argv[2], model="m", api_key_env="JUDGE_KEY",
                         progress=False)
 print(json.dumps({"file": sys.modules[type(module).__module__].__file__, "score": result["score"],
-                  "pairs": sorted(result["by_language_pair"])}))
+                  "pairs": sorted(result["by_language_pair"]),
+                  "courtbench": sorted(m for m in sys.modules if m.startswith("courtbench"))}))
 """
 
 
-def test_loads_with_evaluate_from_a_fresh_cache_with_its_prompts_and_the_shared_client(repo_root, tmp_path):
+def test_loads_with_evaluate_from_a_fresh_cache_with_its_prompts_and_its_client(repo_root, tmp_path):
     with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
         env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
                "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "JUDGE_KEY": SECRET}
@@ -365,11 +388,35 @@ def test_loads_with_evaluate_from_a_fresh_cache_with_its_prompts_and_the_shared_
     assert copied.is_relative_to(tmp_path / "modules")           # the copy in the module cache ...
     assert (copied.parent / "judge_prompts.py").read_bytes() \
         == (repo_root / "metrics" / "headnote_judge" / "judge_prompts.py").read_bytes()  # prompts
-    assert (copied.parent / "llm_core.py").read_bytes() \
-        == (repo_root / "courtbench" / "llm" / "core.py").read_bytes()  # ... but the shared client
+    assert (copied.parent / "judge_client.py").read_bytes() \
+        == (repo_root / "metrics" / "headnote_judge" / "judge_client.py").read_bytes()  # client
     assert system in {hj.render_messages(hj.load_templates(), "Art. 1 ZGB", "gen-0", lang)[0]["content"]
                       for lang in ("de", "it")}
     assert out["score"] == 60 and out["pairs"] == ["fr_de", "it_it"]
+
+
+@pytest.mark.parametrize("links", ["kept", "resolved"])
+def test_loads_from_a_plain_copy_of_the_metrics_folder(repo_root, tmp_path, links):
+    """``cp -r metrics elsewhere`` (links kept: they point into the copy's own _shared/) or a
+    copy with every link resolved (what a Space receives), then evaluate.load of the copy,
+    offline, in a fresh interpreter: nothing of courtbench is needed (issue #34)."""
+    import shutil
+
+    copy = tmp_path / "elsewhere" / "metrics"
+    shutil.copytree(repo_root / "metrics", copy, symlinks=links == "kept")
+    assert (copy / "headnote_judge" / "boundary.py").is_symlink() == (links == "kept")
+    with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
+        env = {**os.environ, "HF_MODULES_CACHE": str(tmp_path / "modules"), "HF_HUB_OFFLINE": "1",
+               "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1", "JUDGE_KEY": SECRET,
+               "PYTHONPATH": ""}
+        run = subprocess.run([sys.executable, "-I", "-c", LOAD_SCRIPT,
+                              str(copy / "headnote_judge"), server.url],
+                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["score"] == 60 and out["pairs"] == ["fr_de", "it_it"]
+    assert out["courtbench"] == []  # not one courtbench module was imported
+    assert Path(out["file"]).is_relative_to(tmp_path / "modules")
 
 
 # ----------------------------------------------------------------------------- card and app
@@ -476,7 +523,8 @@ PUBLISHED_CASES = [
     judgement([3, 2, 3, 1, 2]),
     "",
     "   \n",
-    "ARTICLES_SCORE: 2\nARTICLES_SCORE: 3\nCLARITY_COHERENCE_SCORE: 3",   # repeats summed
+    "ARTICLES_SCORE: 2\nARTICLES_SCORE: 3\nCLARITY_COHERENCE_SCORE: 3",   # every line counts
+    "ARTICLES_SCORE:\n3\nCONSIDERATIONS_SCORE:\n\n  2",                  # \s over line breaks
     "ACCURACY_FAITHFULNESS_SCORE: 7\nCONSIDERATIONS_SCORE: 0",            # no range check
     "**ARTICLES_SCORE:** 3\narticles_score: 3\nARTICLES_SCORE: 3/3",      # no line matches
     "  COMPLETENESS_RELEVANCE_SCORE:   2  \r\nOTHER_SCORE: 3",               # spaces, CR, other names
@@ -502,6 +550,31 @@ def test_published_mode_scores_every_answer_as_the_reference_does(lines):
     records = [hj.sample_record(i, "de_de", _chat(answer), 64, parse="published")
                for i in range(2)]
     assert hj.aggregate(records)["score"] == pytest.approx(reference_corpus_score([answer] * 2))
+
+
+def test_published_mode_counts_a_repeated_score_line_every_time():
+    """The published code adds value - 1 for every score line it finds (``re.findall`` over
+    the answer, then one sum): five lines of 3 and a repeated ARTICLES_SCORE: 2 make 110, a
+    repeated line of 1 adds nothing, and names that are no category are ignored."""
+    five = judgement([3, 3, 3, 3, 3])
+    assert hj.sample_score(hj.parse_published(five)) == 100.0
+    assert hj.sample_score(hj.parse_published(five + "\nARTICLES_SCORE: 2")) == 110.0
+    assert hj.sample_score(hj.parse_published(five + "\nARTICLES_SCORE: 1")) == 100.0
+    assert hj.sample_score(hj.parse_published(five + "\nOTHER_SCORE: 3")) == 100.0
+    repeated = "ARTICLES_SCORE: 3\n" * 4
+    assert hj.parse_published(repeated)["articles"] == 9  # 1 + 4 × (3 - 1)
+    assert hj.sample_score(hj.parse_published(repeated)) == 80.0
+
+
+@pytest.mark.parametrize("value", ["9" * 15, "9" * 400, "9" * 5000])
+def test_published_mode_refuses_a_score_beyond_1e15_as_unparsed(value):
+    """No range check in the published parsing, but a sample score that would overflow a mean
+    (or a value beyond Python's 4,300-digit int conversion) is unparsed, not a crash."""
+    record = hj.sample_record(0, "de_de", _chat(f"ARTICLES_SCORE: {value}"), 64,
+                              parse="published")
+    assert record["status"] == "unparsed" and record["score"] is None
+    assert record["reason"].startswith("published parsing: a sample score beyond 1e15")
+    assert hj.aggregate([record])["score"] is None
 
 
 def _chat(answer):

@@ -189,9 +189,11 @@ def test_texts_over_the_limit_are_refused_with_a_short_message():
     with pytest.raises(ValueError) as error:
         hs.headnote_similarity([too_long], ["a"], ["de"])
     message = str(error.value)
-    assert message.startswith("predictions[0] has 2,000,001 characters: expected at most")
+    assert message.startswith("predictions[0] = 'a a a")
+    assert message.endswith("(2,000,001 characters): expected a headnote of at most 2,000,000 "
+                            "characters")
     assert len(message) < 300
-    with pytest.raises(ValueError, match=r"references\[0\] has"):
+    with pytest.raises(ValueError, match=r"references\[0\] = 'a a a"):
         hs.headnote_similarity(["a"], [too_long], ["de"])
 
 
@@ -305,19 +307,25 @@ def test_empty_predictions_are_valid_and_counted():
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"predictions": ["a", None]}, r"predictions\[1\] = None"),
     ({"references": ["a", 5]}, r"references\[1\] = 5"),
-    ({"references": ["a", " "]}, r"references\[1\] is empty"),
+    ({"references": ["a", " "]}, r"references\[1\] = ' ': expected a headnote with visible text"),
+    ({"predictions": ["a", "b\ud800"]}, r"predictions\[1\] = .*lone surrogate U\+D800"),
+    ({"prediction_languages": ["de", "DE"]}, r"prediction_languages\[1\] = 'DE': expected one of"),
     ({"prediction_languages": ["de", "en"]}, r"prediction_languages\[1\] = 'en'"),
     ({"source_languages": ["xx", "de"]}, r"source_languages\[0\] = 'xx'"),
-    ({"references": ["a"]}, "references has 1 items, predictions has 2"),
-    ({"prediction_languages": ["de"]}, "prediction_languages has 1 items"),
-    ({"predictions": "ab"}, "predictions: expected a list"),
+    ({"references": ["a"]}, r"references = '<1 items>': expected one per prediction \(2\)"),
+    ({"prediction_languages": ["de"]}, "prediction_languages = '<1 items>'"),
+    ({"predictions": "ab"}, "predictions = '<str>': expected a list"),
     ({"predictions": [], "references": [], "prediction_languages": []}, "at least one"),
     ({"rouge_tokenizer": "nltk"}, "rouge_tokenizer = 'nltk'"),
     ({"use_stemmer": True}, "use_stemmer"),
     ({"bleu_tokenize": "nope"}, "bleu_tokenize = 'nope'"),
     ({"bertscore_empty": "drop"}, "bertscore_empty = 'drop'"),
     ({"bootstrap_resamples": 0}, "bootstrap_resamples = 0"),
+    ({"bootstrap_resamples": 1_000_000_000}, r"bootstrap_resamples = 1000000000: expected a "
+                                             r"number of bootstrap resamples in \[1, 100,000\]"),
     ({"seed": -2}, "seed = -2"),
+    ({"seed": 1.5}, r"seed = 1.5: expected an integer seed"),
+    ({"return_per_item": "yes"}, r"return_per_item = 'yes': expected True or False"),
     ({"bertscore_batch_size": 0}, "bertscore_batch_size = 0"),
 ])
 def test_bad_input_names_argument_and_index(kwargs, message):

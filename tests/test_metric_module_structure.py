@@ -1,5 +1,5 @@
 """Structure of the metric-module folders: what several modules share is written once
-(``metrics/_shared/``, ``courtbench/llm/core.py``) and linked into each folder; an assembled
+(``metrics/_shared/``) and linked into each folder; an assembled
 folder (what a wheel, an export or a Space receives) holds real files for every sibling the
 script or its page imports, and loads alone. No function is longer than 60 lines or more
 complex than ruff's C901 limit of 12."""
@@ -76,8 +76,10 @@ def test_assembling_refuses_a_link_outside_what_courtbench_ships(tmp_path):
 
 def test_the_shared_amount_checks_define_what_the_modules_import():
     shared = (metrics_root() / "_shared" / "npd_amounts.py").read_text(encoding="utf-8")
-    defined = {node.name for node in ast.parse(shared).body
-               if isinstance(node, (ast.FunctionDef, ast.ClassDef))} | {"RESCALE_ABOVE"}
+    body = ast.parse(shared).body
+    defined = {node.name for node in body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    defined |= {target.id for node in body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)}
     for name in ECTHR:
         imported = re.search(r"^from \.npd_amounts import \(?([^)]*?)\)?$", source(name),
                              re.M | re.S)

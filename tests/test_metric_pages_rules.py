@@ -45,10 +45,16 @@ def test_the_owners_key_replaces_the_visitors_and_limits_the_models(judge_page, 
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ((2048, 0, 10000, 2, 120), "concurrency = 10000: this page allows 1 to 8"),
-    ((2048, 0, 4, 50, 120), "max_retries = 50: this page allows 0 to 5"),
-    ((10**9, 0, 4, 2, 120), "max_tokens = 1000000000: this page allows 1 to 8192"),
-    ((2048, 0, 4, 2, 1e6), "timeout = 1000000.0: this page allows more than 0 and at most 300"),
+    ((2048, 0, 10000, 2, 120), "concurrency = 10000: expected an integer concurrency (this "
+                               "page's cap) in [1, 8]"),
+    ((2048, 0, 4, 50, 120), "max_retries = 50: expected an integer max_retries (this page's "
+                            "cap) in [0, 5]"),
+    ((10**9, 0, 4, 2, 120), "max_tokens = 1000000000: expected an integer max_tokens (this "
+                            "page's cap) in [1, 8,192]"),
+    ((2048, 0, 4, 2, 1e6), "timeout = 1000000.0: expected seconds per attempt (this page's "
+                           "cap) > 0 and <= 300"),
+    ((2048, 1.5, 4, 2, 120), "seed = 1.5: expected an integer seed"),
+    ((2048, 0, 2.5, 2, 120), "concurrency = 2.5: expected an integer concurrency"),
 ])
 def test_request_options_are_capped(judge_page, options, message):
     with pytest.raises(gr.Error) as error:

@@ -332,7 +332,7 @@ def test_formulaicness_subsets_are_seeded_and_null_when_too_few():
 def test_formulaicness_rejects_bad_options():
     with pytest.raises(ValueError, match="subset_size = 1"):
         sp.formulaicness(["a", "b"], ["de", "de"], subset_size=1)
-    with pytest.raises(ValueError, match="languages has 1"):
+    with pytest.raises(ValueError, match=r"languages = '<1 items>': expected one per summary"):
         sp.formulaicness(["a", "b"], ["de"])
 
 
@@ -354,13 +354,22 @@ def test_options_are_returned():
     ({"summaries": ["a", 3]}, r"summaries\[1\] = 3"),
     ({"summary_languages": ["de", "en"]}, r"summary_languages\[1\] = 'en'"),
     ({"source_languages": ["DE", "de"]}, r"source_languages\[0\] = 'DE'"),
-    ({"sources": ["a"]}, "differ in length"),
-    ({"sources": "ab"}, "sources: expected a list"),
+    ({"sources": ["a"]}, r"summaries = '<2 items>': expected one per pair \(1 sources\)"),
+    ({"sources": "ab"}, "sources = '<str>': expected a list"),
+    ({"summaries": ["a", "lone \udc00"]}, r"summaries\[1\] = .*lone surrogate U\+DC00"),
+    ({"sources": ["a", "nul \x00"]}, r"sources\[1\] = .*no NUL character"),
     ({"sources": [], "summaries": [], "source_languages": [], "summary_languages": []},
      "at least one pair"),
     ({"formulaicness_subset_size": 1}, "formulaicness_subset_size = 1"),
     ({"formulaicness_subsets": 0}, "formulaicness_subsets = 0"),
     ({"seed": -1}, "seed = -1"),
+    ({"seed": 1.5}, r"seed = 1.5: expected an integer seed"),
+    ({"formulaicness_subsets": 1_000_000_000}, r"formulaicness_subsets = 1000000000: expected a "
+                                               r"number of subsets in \[1, 1,000\]"),
+    ({"formulaicness_subsets": 1000}, r"formulaicness_subsets = 1000: expected at most "
+                                      r"2,000,000 headnote pairs"),
+    ({"formulaicness_subset_size": 10**6}, r"formulaicness_subset_size = 1000000: expected "
+                                           r"headnotes per subset in \[2, 1,000\]"),
 ])
 def test_bad_input_names_argument_and_index(kwargs, message):
     arguments = {"sources": ["a", "b"], "summaries": ["a", "b"],

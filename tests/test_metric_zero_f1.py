@@ -99,9 +99,9 @@ def test_bad_values_name_argument_index_and_value(argument, bad, shown):
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"predictions": [1.0], "references": [1.0, 2.0]},
-     "predictions has 1 values but references has 2"),
-    ({"predictions": [], "references": []}, "predictions is empty"),
-    ({"predictions": (1.0,), "references": {1.0}}, "references: expected a list"),
+     "predictions = '<1 values>': expected one prediction per reference (references has 2)"),
+    ({"predictions": [], "references": []}, "predictions = []: expected at least one amount"),
+    ({"predictions": (1.0,), "references": {1.0}}, "references = '<set>': expected a list"),
     ({"predictions": [1.0], "references": [1.0], "zero_threshold": 0.0}, "zero_threshold = 0.0"),
     ({"predictions": [1.0], "references": [1.0], "zero_threshold": math.inf},
      "zero_threshold = inf"),

@@ -66,17 +66,18 @@ def test_npd_regression_page(pages, tmp_path):
     assert "2 of 3 id(s) of the references file without a prediction: '2', '3'" in message
 
 
-def test_metric_page_errors_name_the_file_line_and_keep_previous_results(pages, tmp_path):
+def test_metric_page_errors_name_the_file_line_and_clear_the_previous_result(pages, tmp_path):
     """A NaN in an uploaded file is reported at its file line (1-based), the message is one
-    line in the status box, and the outputs of the failed call are left as they were."""
+    line in the status box, and the outputs of the failed call are cleared: the previous
+    result would read as the answer to the failed input."""
     client = pages["npd_regression"]
     predictions = _write(tmp_path / "p.csv", "case_id,prediction\n1,0\n2,nan\n")
     references = _write(tmp_path / "r.csv", "case_id,reference\n1,0\n2,10\n")
     *outputs, status = client.predict(predictions, references, 0.5, api_name="/from_files")
     assert status.startswith("Error: predictions[1]") and "\n" not in status
     assert status.endswith("(predictions file p.csv line 3, column 'prediction')")
-    assert all(output is None or output == {"__type__": "update"} or "__type__" in str(output)
-               for output in outputs), outputs
+    rows, result, scatter, buckets = outputs
+    assert rows["data"] == [] and result is None and scatter is None and buckets is None
 
 
 def test_zero_f1_page(pages, tmp_path):
@@ -95,6 +96,12 @@ def test_zero_f1_page(pages, tmp_path):
     references = _write(tmp_path / "r.csv", "case_id,reference\na,100\nb,300\n")
     _, result, _ = ok(client, predictions, references, 150, api_name="/from_files")
     assert result == zero_f1(predictions=[90, 400], references=[100, 300], zero_threshold=150)
+
+    # the table of cases by class counts as the metric does: at or below is zero
+    _, result, confusion = ok(client, table(columns, [[0.5, 0.5], [0.5, 1000], [1000, 0.5],
+                                                      [1000, 1000]]), 0.5, api_name="/from_table")
+    assert result["support"] == result["predicted_zeros"] == 2
+    assert confusion["data"] == [["predicted zero", 1, 1], ["predicted non-zero", 1, 1]]
 
     assert page_error(client, table(columns, [[0, 0]]), 0, api_name="/from_table") == \
         _message_of(zero_f1, predictions=[0.0], references=[0.0], zero_threshold=0.0)
@@ -138,8 +145,19 @@ def test_bootstrap_mae_page(pages, tmp_path):
     assert result["verdict"] == "not significant" and result["prob_1_better"] == 0.0
     message = page_error(client, table(columns, rows), "paired (default)", 0.05, 10_000_000, 1,
                          api_name="/from_table")
-    assert message == "n_resamples = 10,000,000: this page allows at most 100,000 (run the " \
-                      "module locally for more)"
+    assert message == "n_resamples = 10000000: expected a number of resamples (this page's " \
+                      "cap; run the module locally for more) in [2, 100,000]"
+    # typed into the page's number box, 1.5 reaches the handler as 1.5 and is refused (it
+    # used to be rounded to 2 by the box)
+    assert page_error(client, table(columns, rows), "paired (default)", 0.05, 1000, 1.5,
+                      api_name="/from_table").startswith("seed = 1.5: expected an integer seed")
+    huge = [list(row) for row in rows]
+    huge[0][0] = 1e308
+    *outputs, status = client.predict(table(columns, huge), "paired (default)", 0.05, 1000, 1,
+                                      api_name="/from_table")
+    assert status == ("Error: predictions1[0] = 1e+308: expected an amount of money >= 0 and "
+                      "<= 1,000,000,000,000 (table row 1)")
+    assert outputs[1] is None and outputs[2] is None
     assert page_error(client, table(columns, rows), "paired (default)", 1.5, 1000, 1,
                       api_name="/from_table") == _message_of(
         module.bootstrap_mae, predictions1=system1, predictions2=system2,
@@ -269,7 +287,7 @@ def test_headnote_judge_page(pages, page_logs, judge_port):
         flood = ["m", secret, 256, 0, 10000, 0, 10, False]
         assert page_error(client, table(columns, [[generated, gold]]), "de", "fr", server.url,
                           *flood, api_name="/from_table") == \
-            "concurrency = 10000: this page allows 1 to 8"
+            "concurrency = 10000: expected an integer concurrency (this page's cap) in [1, 8]"
         requests = len(server.requests)
     assert requests == before  # refused calls never reach an endpoint
     assert secret not in (page_logs / "headnote_judge.log").read_text(errors="replace")

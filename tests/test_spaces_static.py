@@ -152,7 +152,24 @@ def test_table_values_parse_each_column_and_name_the_bad_cell(space_io):
         "x": [1.0, 2.5], "y": [["a", "b"], []]}
     with pytest.raises(space_io.gr.Error) as error:
         space_io.table_values([[1, 2], [3, 4.5]], {"n": space_io.integer, "m": space_io.integer})
-    assert error.value.message == "table row 2, column 'm' = 4.5: expected an integer"
+    assert error.value.message.startswith("table row 2, column 'm' = 4.5: expected an integer in")
+    assert space_io.integer("3", "cell") == 3 and space_io.integer(2.0, "cell") == 2
+
+
+def test_page_options_go_through_the_boundary_validator(space_io):
+    """The pages' integer options, seeds and caps are the validator's rules (one copy of it:
+    the metric script's own boundary module)."""
+    assert space_io.boundary.__name__.endswith(".boundary")
+    for call, message in [
+            (lambda: space_io.seed(1.5), "seed = 1.5: expected an integer seed"),
+            (lambda: space_io.seed("7"), "seed = '7': expected an integer seed"),
+            (lambda: space_io.count(10**9, "n", low=1, high=100), "n = 1000000000: expected an "
+                                                                  "integer in [1, 100]"),
+            (lambda: space_io.finite(float("nan"), "alpha"), "alpha = nan: expected a finite"),
+            (lambda: space_io.integer(True, "k"), "k = True: expected an integer")]:
+        with pytest.raises(space_io.gr.Error) as error:
+            call()
+        assert error.value.message.startswith(message), error.value.message
 
 
 @pytest.mark.parametrize("value", ["1_000", "abc", "", True, None, [1]])

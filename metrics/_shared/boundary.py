@@ -108,8 +108,11 @@ def check_number(value, where, *, low=-math.inf, high=math.inf, low_open=False,
     except (OverflowError, ValueError):
         number = math.inf
     if not math.isfinite(number):
-        raise BoundaryError(where, value, f"a finite {_bare(what)} "
-                                          f"({_range(low, high, low_open, high_open)})")
+        bounds = _range(low, high, low_open, high_open)
+        shown_bounds = "" if bounds == "any finite value" else f" ({bounds})"
+        if what.startswith(("a ", "an ")):  # "a learning rate" → "a finite learning rate"
+            raise BoundaryError(where, value, f"a finite {_bare(what)}{shown_bounds}")
+        raise BoundaryError(where, value, f"a finite number: {what}{shown_bounds}")
     if number < low or number > high or (low_open and number == low) or (
             high_open and number == high):
         raise BoundaryError(where, value, f"{what} {_range(low, high, low_open, high_open)}")
@@ -227,24 +230,58 @@ def visible(text):
         position = found.end()
 
 
-def check_text(value, where, *, max_chars, allow_empty=False, what="a text"):
+def check_text(value, where, *, max_chars, allow_empty=False, allow_blank=False,
+               what="a text"):
     """``value`` when it is a str of at most ``max_chars`` characters with valid Unicode
     (no lone surrogate, no NUL) and at least one visible character.
 
     Args:
         allow_empty: accept ``""`` (an empty answer that is reported as such elsewhere);
             a whitespace-only text is still refused.
+        allow_blank: accept a text without a visible character too (empty or whitespace
+            only: a generated text that is blank is an answer to score, not a broken input);
+            NUL and lone surrogates are still refused.
     """
     if not isinstance(value, str):
         raise BoundaryError(where, value, f"{what} (a string), got {type(value).__name__}")
     if len(value) > max_chars:
         raise BoundaryError(where, value, f"{what} of at most {max_chars:,} characters")
-    if value == "" and allow_empty:
+    if value == "" and (allow_empty or allow_blank):
         return value
     problem = text_problem(value)
-    if problem:
+    if problem and not (allow_blank and problem.startswith("visible text")):
         raise BoundaryError(where, value, f"{what} with {problem}")
     return value
+
+
+def check_keywords(function, given, *, accepted, required=()):
+    """Refuse a call's keyword arguments the way Python refuses a wrong call: ``TypeError``.
+
+    A wrong argument *name* (``prediction=`` for ``predictions=``) or a required input that
+    was not passed is a mistake in the call, not a bad value, so it gets Python's own error
+    for such calls, whichever way the function is reached (called directly, or through a
+    wrapper that collects ``**kwargs``); a bad *value* (``None`` passed as an input
+    included) is a :class:`BoundaryError` (a ``ValueError``).
+
+    Args:
+        function: the name of the called function, shown in the message.
+        given: ``{name: value}`` of the arguments the call passed (a wrapper leaves out those
+            it was not given).
+        accepted: every name the function accepts, in the order to list them.
+        required: names that must be among ``given``.
+
+    Raises:
+        TypeError: one line naming the first unknown keyword (and what is accepted) or the
+            first missing required one.
+    """
+    unknown = [name for name in given if name not in accepted]
+    if unknown:
+        raise TypeError(f"{function}() got an unexpected keyword argument {unknown[0]!r}; it "
+                        f"accepts {', '.join(accepted)}")
+    missing = [name for name in required if name not in given]
+    if missing:
+        raise TypeError(f"{function}() missing required argument {missing[0]!r} (it needs "
+                        f"{', '.join(required)})")
 
 
 def check_size(value, where, *, max_items, what="items"):

@@ -1,20 +1,29 @@
-"""Input checks and overflow-safe scaling shared by the ECtHR-NPD metric modules.
+"""Input checks shared by the ECtHR-NPD metric modules (amounts in EUR, the zero threshold)
+and their evaluate metadata.
 
 One source, linked into the folders of ``npd_regression``, ``zero_f1`` and ``bootstrap_mae``
 (each imports it relatively, ``from .npd_amounts import ...``, the form ``evaluate`` copies
 beside a module script). Wheels, ``courtbench metrics export`` and ``courtbench publish``
 carry it as a real file in each folder, so every module still loads alone from a Hub Space.
 
-Every check raises ``ValueError`` naming the argument, the first offending index and its
-value; nothing is coerced or clipped.
-"""
+The evaluate wrappers' call checks are ``checked_wrapper.py``'s. The rules are those of the
+one boundary validator, ``boundary.py`` (linked beside it): an
+amount is a finite number in ``[0, AMOUNT_CEILING]`` (1e12 EUR), not a bool and not text; a
+refusal is a ``BoundaryError`` (a ``ValueError``) naming the argument, the first offending
+index and its value; nothing is coerced or clipped. Arrays are checked in one vectorised
+pass; the first bad value is then refused by ``boundary.check_amount`` itself, so the
+message and the range are the validator's.
 
-import math
-import sys
+Within that range every figure of the modules is exact up to float rounding: sums of
+squares cannot overflow (n · 1e24 stays far below the float maximum) and the modules rescale
+tiny values by powers of two where squares could underflow.
+"""
 
 import datasets
 import evaluate
 import numpy as np
+
+from .boundary import AMOUNT_CEILING, BoundaryError, check_amount, check_number
 
 #: The citation every ECtHR-NPD metric module reports (the data release).
 _CITATION = """\
@@ -25,82 +34,55 @@ _CITATION = """\
 }
 """
 
-_EXPECTED = "expected a finite, non-negative number (an amount in EUR)"
-
-
-def _shorten(value, limit=200):
-    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
-
 
 def _as_amounts(values, name):
-    """Check ``values`` (list, tuple or 1-D numeric array) and return it as float64 array.
+    """Check ``values`` (list, tuple or 1-D numeric array) and return it as a float64 array.
 
-    Raises ValueError naming ``name``, the first offending index and its value for: a
-    container of another kind, empty input, None, strings, booleans, nested sequences, NaN,
-    +-inf and negative numbers. Nothing is coerced or clipped.
+    Raises ``BoundaryError`` naming ``name``, the first offending index and its value for:
+    a container of another kind, empty input, None, strings, booleans, nested sequences,
+    NaN, ±inf, negative numbers and amounts above ``AMOUNT_CEILING``.
     """
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
-            first = values[0] if values.ndim > 1 and len(values) else values
-            raise ValueError(f"{name}[0] = {_shorten(first)}: {_EXPECTED}, got an array of "
-                             f"shape {values.shape} (nested sequences are not accepted)")
-        if values.dtype.kind not in "iuf":
-            if values.size and values.dtype.kind == "O":
-                return _as_amounts(values.tolist(), name)
-            if values.size:
-                raise ValueError(f"{name}[0] = {_shorten(values[0])}: {_EXPECTED}, "
-                                 f"got an array of dtype {values.dtype}")
+            raise BoundaryError(name, f"<an array of shape {values.shape}>",
+                                "a 1-D sequence of amounts (nested sequences are not accepted)")
+        if values.dtype.kind == "O":
+            return _as_amounts(values.tolist(), name)
+        if values.dtype.kind not in "iuf" and values.size:
+            check_amount(values[0].item(), f"{name}[0]")  # bool, complex, text: refused
     elif isinstance(values, (list, tuple)):
         if not set(map(type, values)) <= {float, int}:
             _first_bad_element(values, name)
     else:
-        raise ValueError(f"{name}: expected a list, tuple or 1-D numpy array of amounts, "
-                         f"got {type(values).__name__}")
+        raise BoundaryError(name, f"<{type(values).__name__}>",
+                            "a list, tuple or 1-D numpy array of amounts")
     if len(values) == 0:
-        raise ValueError(f"{name} is empty: expected at least one amount")
+        raise BoundaryError(name, [], "at least one amount")
     try:
         array = np.asarray(values, dtype=np.float64)
-    except OverflowError:
+    except OverflowError:  # an int beyond the float range
         _first_bad_element(values, name)
-    # min and max read the array without a temporary: a NaN makes the minimum NaN (which is
-    # not >= 0), +inf is the maximum, -inf and negatives the minimum
-    if not (array.min() >= 0 and array.max() < math.inf):
-        bad = ~np.isfinite(array) | (array < 0)
+    # min and max read the array without a temporary: a NaN makes both NaN (no comparison
+    # holds), -inf and negatives lower the minimum, +inf and huge amounts raise the maximum
+    if not (array.min() >= 0 and array.max() <= AMOUNT_CEILING):
+        bad = ~((array >= 0) & (array <= AMOUNT_CEILING))
         index = int(np.argmax(bad))
-        raise ValueError(f"{name}[{index}] = {_shorten(values[index])}: {_EXPECTED}")
+        value = values[index]
+        check_amount(value.item() if isinstance(value, np.generic) else value, f"{name}[{index}]")
     return array
 
 
 def _first_bad_element(values, name):
-    """Raise ValueError for the first element of a list that is not a finite number >= 0."""
+    """Refuse the first element of a list that is not an amount (``check_amount``)."""
     for index, value in enumerate(values):
-        _check_amount(value, f"{name}[{index}]")
+        check_amount(value, f"{name}[{index}]")
 
 
-def _check_amount(value, label):
-    """Return ``value`` as a float if it is a finite number >= 0 (not a boolean); else raise
-    ValueError starting with ``"<label> = <value>"``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
-        kind = "a nested sequence" if isinstance(value, (list, tuple, np.ndarray)) else \
-            type(value).__name__
-        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}, got {kind}")
-    try:
-        number = float(value)
-    except OverflowError:
-        number = math.inf
-    if not math.isfinite(number) or number < 0:
-        raise ValueError(f"{label} = {_shorten(value)}: {_EXPECTED}")
-    return number
-
-
-def _check_example(example, keywords):
-    """Check one example of ``add()`` (``{feature: value}``); name each value by the keyword
-    it was passed with (``keywords[feature]``, default the feature name)."""
-    for feature, value in example.items():
-        _check_amount(value, keywords.get(feature, feature))
+def _check_example(example):
+    """Check one case of ``add()`` (``{keyword: value}``, e.g. ``prediction=``), naming each
+    value by the keyword it was passed with."""
+    for keyword, value in example.items():
+        check_amount(value, keyword)
 
 
 def _check_pair(predictions, references):
@@ -108,8 +90,8 @@ def _check_pair(predictions, references):
     y_pred = _as_amounts(predictions, "predictions")
     y_true = _as_amounts(references, "references")
     if y_pred.size != y_true.size:
-        raise ValueError(f"predictions has {y_pred.size} values but references has {y_true.size}: "
-                         "expected one prediction per reference")
+        raise BoundaryError("predictions", f"<{y_pred.size:,} values>",
+                            f"one prediction per reference (references has {y_true.size:,})")
     return y_pred, y_true
 
 
@@ -123,34 +105,9 @@ def _zero_mask(amounts, zero_threshold):
 
 
 def _check_threshold(zero_threshold):
-    if isinstance(zero_threshold, (bool, np.bool_)) or not isinstance(
-            zero_threshold, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(zero_threshold) or zero_threshold <= 0:
-        raise ValueError(f"zero_threshold = {_shorten(zero_threshold)}: expected a finite "
-                         "number > 0 (EUR)")
-    return float(zero_threshold)
-
-
-#: Amounts up to this (EUR, 2**400 ≈ 2.6e120) are used as given. Above it, sums of squares
-#: could overflow float64 (a prediction of 1e308 gave an infinite MAE), so the figures are
-#: computed on the amounts divided by a power of two (exact) and multiplied back.
-RESCALE_ABOVE = 2.0 ** 400
-
-
-def _rescale_exponent(*arrays):
-    """0 when every amount is at most RESCALE_ABOVE; else the binary exponent ``e`` of the
-    largest amount, so that every amount / 2**e lies in [0, 1)."""
-    largest = max(float(array.max()) for array in arrays)
-    return 0 if largest <= RESCALE_ABOVE else math.frexp(largest)[1]
-
-
-def _unscale(value, exponent):
-    """``value * 2**exponent``; a mean of values just below the largest float can round up
-    to one beyond it, which is then the largest float (with the sign of ``value``)."""
-    try:
-        return math.ldexp(value, exponent)
-    except OverflowError:
-        return math.copysign(sys.float_info.max, value)
+    """``zero_threshold`` as a float: an amount in EUR, > 0 and at most ``AMOUNT_CEILING``."""
+    return check_number(zero_threshold, "zero_threshold", low=0.0, low_open=True,
+                        high=AMOUNT_CEILING, what="an amount in EUR")
 
 
 def amount_pairs_info(description: str, inputs_description: str):
@@ -168,28 +125,3 @@ def amount_pairs_info(description: str, inputs_description: str):
                                     "references": datasets.Value("float64")}),
         reference_urls=["https://github.com/YanyiPU/ECtHR-NPD"],
     )
-
-
-class CheckedAmountPairs:
-    """Mixin for an ``evaluate.Metric`` over ``predictions`` / ``references`` amounts: the
-    inputs are checked before evaluate's Arrow conversion (which would turn "12" or True into
-    numbers), with the plain function's messages, and one process with nothing queued skips
-    the Arrow round trip (it would only copy the inputs)."""
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """The plain function's result; see the module description for the arguments."""
-        if predictions is not None or references is not None:
-            if self.num_process == 1 and self.writer is None:
-                return self._compute(predictions, references, **kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Queue a batch after the plain function's checks."""
-        _check_pair(predictions, references)
-        super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Queue one case after the same checks as :meth:`add_batch`."""
-        _check_example({"predictions": prediction, "references": reference},
-                       {"predictions": "prediction", "references": "reference"})
-        super().add(prediction=prediction, reference=reference, **kwargs)

@@ -21,6 +21,9 @@ copy the file itself. It imports only numpy.
 
 import numpy as np
 
+#: Most resamples :func:`compare_paired` accepts (a work parameter's cap: the replicates
+#: take 8 bytes each; the paired-bootstrap metric module applies its own, documented caps).
+MAX_RESAMPLES = 1_000_000
 #: At most this many index-matrix elements are drawn at once: the index chunk (int64) and
 #: the gathered values (float64) take 16 bytes per element, i.e. at most 64 MiB per chunk.
 MAX_CHUNK_ELEMENTS = 1 << 22
@@ -80,6 +83,22 @@ def interval_side(ci_low, ci_high):
     return None
 
 
+def _is_integer_in(value, low, high):
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def _check_options(n_resamples, seed, alpha):
+    """ValueError naming the option: resamples an integer in [2, MAX_RESAMPLES], the seed an
+    integer in [0, 2**32 - 1], 0 < alpha < 1."""
+    if not _is_integer_in(n_resamples, 2, MAX_RESAMPLES):
+        raise ValueError(f"n_resamples = {n_resamples!r}: expected an integer in "
+                         f"[2, {MAX_RESAMPLES:,}]")
+    if not _is_integer_in(seed, 0, 2**32 - 1):
+        raise ValueError(f"seed = {seed!r}: expected an integer seed in [0, 2**32 - 1]")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha = {alpha!r}: expected a number strictly between 0 and 1")
+
+
 def compare_paired(values_a, values_b, *, lower_is_better, n_resamples=1000, seed=12345,
                    alpha=0.05):
     """Paired bootstrap of the mean of per-item values: is system A better than B?
@@ -87,7 +106,8 @@ def compare_paired(values_a, values_b, *, lower_is_better, n_resamples=1000, see
     Args:
         values_a, values_b: per-item values of the two systems on the same items, same order.
         lower_is_better: direction of the per-item value (absolute error: True).
-        n_resamples: full-size resamples (>= 2); seed: of ``numpy.random.default_rng``;
+        n_resamples: full-size resamples (2 to :data:`MAX_RESAMPLES`); seed: of
+            ``numpy.random.default_rng``, an integer in [0, 2**32 - 1];
         alpha: two-sided level, 0 < alpha < 1.
 
     Returns:
@@ -109,10 +129,7 @@ def compare_paired(values_a, values_b, *, lower_is_better, n_resamples=1000, see
         if not np.isfinite(array).all():
             index = int(np.flatnonzero(~np.isfinite(array))[0])
             raise ValueError(f"{name}[{index}] = {array[index]!r}: expected a finite number")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 2:
-        raise ValueError(f"n_resamples = {n_resamples!r}: expected an integer >= 2")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha = {alpha!r}: expected a number strictly between 0 and 1")
+    _check_options(n_resamples, seed, alpha)
     difference = a - b
     replicates = bootstrap_replicates(difference, n_resamples=n_resamples, seed=seed)
     low, high = percentile_interval(replicates, alpha)

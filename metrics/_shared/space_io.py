@@ -11,9 +11,15 @@
   Lines, as ``courtbench evaluate`` accepts them) and pairs them by sample id;
 - :func:`compute` runs a plain metric function and turns its ``ValueError`` into a
   ``gr.Error`` (a one-line message in the page, not a stack trace);
+- page inputs pass the same validator as the modules (``boundary.py`` beside this file,
+  :data:`boundary`): :func:`number` (a finite number), :func:`integer`, :func:`count` (a
+  capped work parameter) and :func:`seed` (integers; 1.5 is refused, never rounded: the pages'
+  number boxes keep what the visitor typed, ``precision=None``);
 - :func:`result_rows` flattens a result into ``[key, value]`` rows for a table;
 - :func:`status_box` and :func:`guarded`: every handler's outcome, including any error as one
-  line, stays in a status box beside the result (previous results are kept on an error);
+  line, stays in a status box beside the result; an error clears the previous result, so
+  nothing on the page is taken for the answer to the failed input; :func:`drawn` draws a
+  figure without letting a plotting error turn a computed result into an error;
 - :func:`page_inputs` lays out what every page has on top (title, card description and
   button, a paste tab with :func:`pasted_table`, an upload tab, a column of options), and
   :func:`summary_outputs` the result table with its JSON; a page adds only its own parts;
@@ -22,7 +28,7 @@
 
 One source (``metrics/_shared/space_io.py``) linked into every metric folder; the wheel,
 ``courtbench metrics export`` and ``courtbench publish`` turn the link into a real file. It
-imports only the standard library and gradio.
+imports the standard library, gradio and the validator beside it (``boundary.py``).
 """
 
 import contextlib
@@ -73,11 +79,12 @@ MAX_MESSAGE_CHARS = 2000
 
 
 def one_line(error):
-    """A one-line message of any exception: ``gr.Error`` text as is, others prefixed with the
+    """A one-line message of any exception: ``gr.Error`` text as is, a ``ValueError`` (a
+    module's or the validator's message about an input) as is, others prefixed with the
     exception's type; newlines folded and the text cut at ``MAX_MESSAGE_CHARS``."""
     if isinstance(error, gr.Error):
         message = str(error.message)
-    elif type(error) is ValueError:  # a module's own message about its input
+    elif isinstance(error, ValueError):  # a module's own message about its input
         message = str(error)
     else:
         message = f"{type(error).__name__}: {error}".rstrip(": ")
@@ -98,34 +105,48 @@ def guarded(function, n_outputs, done="Done."):
     """``function`` as an event handler whose last output is the status box.
 
     On success the outputs of ``function`` are followed by ``done`` (text, or a callable of the
-    outputs returning text). On any exception the ``n_outputs`` previous results stay as
-    they are (``gr.skip()``) and the status box says ``Error: <one line>``; nothing reaches the
-    visitor as a traceback.
+    outputs returning text). On any exception the ``n_outputs`` results are cleared (a
+    previous result left on screen would read as the answer to the input that failed) and the
+    status box says ``Error: <one line>``; nothing reaches the visitor as a traceback.
     """
     @functools.wraps(function)
     def handler(*args):
+        _NOTES.items = []
         try:
             outputs = function(*args)
         except Exception as error:  # every failure becomes one line in the status box
-            return (*[gr.skip()] * n_outputs, ERROR_PREFIX + one_line(error))
+            return (*[None] * n_outputs, ERROR_PREFIX + one_line(error))
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-        return (*outputs, done(outputs) if callable(done) else done)
+        text = done(outputs) if callable(done) else done
+        notes = "; ".join(_NOTES.items)
+        return (*outputs, f"{text} Note: {notes}." if notes else text)
     return handler
 
 
-def load_metric(name):
-    """Import ``<name>.py`` of this folder and return it.
+#: Notes of the running handler (a plot that could not be drawn), added to its status line.
+_NOTES = threading.local()
 
-    The folder is imported as a package (named after the folder, registered in
-    ``sys.modules``) so that the script's ``from .<sibling> import`` lines work as they do
-    under ``evaluate.load``.
-    """
-    package = f"_metric_page_{name}"
+
+def _folder_module(module):
+    """Import ``<module>.py`` of this folder, the folder imported as a package (named after
+    the folder, registered in ``sys.modules``) so that the script's ``from .<sibling> import``
+    lines work as they do under ``evaluate.load``, and the script and the page share one copy
+    of every sibling (one ``BoundaryError`` class)."""
+    package = f"_metric_page_{FOLDER.name}"
     if package not in sys.modules:
         spec = importlib.machinery.ModuleSpec(package, None, is_package=True)
         spec.submodule_search_locations = [str(FOLDER)]
         sys.modules[package] = importlib.util.module_from_spec(spec)
-    return importlib.import_module(f"{package}.{name}")
+    return importlib.import_module(f"{package}.{module}")
+
+
+def load_metric(name):
+    """Import ``<name>.py`` of this folder and return it (see :func:`_folder_module`)."""
+    return _folder_module(name)
+
+
+#: The one boundary validator (``boundary.py`` beside this file, as the metric script uses it).
+boundary = _folder_module("boundary")
 
 
 # --------------------------------------------------------------------------- the card
@@ -348,26 +369,68 @@ def table_values(rows, parsers):
 
 def number(value, where):
     """A table or file cell as a float (numbers and numeric text; NaN and ±inf are passed on
-    for the metric to reject). Raises ``gr.Error`` naming ``where`` for anything else."""
+    for the metric to refuse with its own message, naming the input's index). Raises
+    ``gr.Error`` naming ``where`` for anything else."""
     if isinstance(value, bool) or value is None:
         raise page_error(f"{where} = {value!r}: expected a number")
-    if isinstance(value, (int, float)):
-        return float(value)
+    if isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:  # beyond the float range: passed on for the metric to refuse
+            return value
     if isinstance(value, str) and value.strip() and "_" not in value:  # float() takes 1_000
         try:
             return float(value.strip())
         except ValueError:
             pass
-    raise page_error(f"{where} = {value!r}: expected a number")
+    raise page_error(f"{where} = {boundary.shown(value)}: expected a number")
 
 
-def integer(value, where):
-    """A table cell or option as an int (a whole :func:`number`); ``gr.Error`` naming
-    ``where`` for anything else."""
-    number_ = number(value, where)
-    if not number_.is_integer():
-        raise page_error(f"{where} = {value!r}: expected an integer")
-    return int(number_)
+def _validated(check, value, where, **limits):
+    """``check(value, where, **limits)`` of the validator; its refusal as a ``gr.Error``."""
+    try:
+        return check(value, where, **limits)
+    except boundary.BoundaryError as error:
+        raise page_error(str(error)) from None
+
+
+def integer(value, where, *, low=boundary.INT64_MIN, high=boundary.INT64_MAX):
+    """A cell or option as an int in ``[low, high]``: a whole number (2.0 is 2, 1.5 is
+    refused, never rounded), numeric text read as :func:`number` reads it."""
+    if isinstance(value, str):
+        value = number(value, where)
+    return _validated(boundary.check_integer, value, where, low=low, high=high)
+
+
+def count(value, where, *, low, high, what="an integer"):
+    """A work parameter as an int within the page's cap (``boundary.check_count``)."""
+    return _validated(boundary.check_count, value, where, low=low, high=high, what=what)
+
+
+def seed(value, where="seed"):
+    """A seed: an integer in ``[0, 2**32 - 1]`` (``boundary.check_seed``)."""
+    return _validated(boundary.check_seed, value, where)
+
+
+def finite(value, where, *, low=-math.inf, high=math.inf, low_open=False, high_open=False,
+           what="a number"):
+    """An option as a finite float in its range (``boundary.check_number``)."""
+    return _validated(boundary.check_number, value, where, low=low, high=high,
+                      low_open=low_open, high_open=high_open, what=what)
+
+
+def drawn(draw, *arguments):
+    """``draw(*arguments)``, or ``None`` when drawing fails, the reason then added to the
+    status line of the running handler (:func:`guarded`): a plot never turns a computed
+    result into an error, the numbers are shown without it."""
+    try:
+        return draw(*arguments)
+    except Exception as error:  # a plotting library's failure is the plot's, not the result's
+        note = f"a plot could not be drawn ({one_line(error)}); the numbers are complete"
+        getattr(_NOTES, "items", []).append(note)
+        return None
 
 
 def text(value, where):

@@ -20,9 +20,9 @@ metric = space_io.load_metric("bootstrap_mae")
 
 COLUMNS = ["system 1", "system 2", "reference"]
 CONFIGS = ["paired (default)", "single"]
-#: The page's caps (the module itself has none): at most this many resamples, and at most
-#: MAX_DRAWS resampled values (cases × resamples) per run, so one visitor cannot occupy the
-#: Space for minutes.
+#: The page's caps, below the module's own (1,000,000 resamples, 2e9 resampled cases): at
+#: most this many resamples, and at most MAX_DRAWS resampled values (cases × resamples) per
+#: run, so one visitor cannot occupy the Space for minutes.
 MAX_RESAMPLES = 100_000
 MAX_DRAWS = 20_000_000
 EXAMPLE = [[0, 3200, 0], [900, 3200, 1000], [5200, 3200, 5000], [48000, 3200, 50000],
@@ -31,10 +31,9 @@ EXAMPLE = [[0, 3200, 0], [900, 3200, 1000], [5200, 3200, 5000], [48000, 3200, 50
 
 def _resamples(value, n):
     """n_resamples within the page's caps; ``gr.Error`` saying the cap otherwise."""
-    resamples = space_io.integer(value, "n_resamples")
-    if resamples > MAX_RESAMPLES:
-        raise space_io.page_error(f"n_resamples = {resamples:,}: this page allows at most "
-                                  f"{MAX_RESAMPLES:,} (run the module locally for more)")
+    resamples = space_io.count(value, "n_resamples", low=2, high=MAX_RESAMPLES,
+                               what="a number of resamples (this page's cap; run the module "
+                                    "locally for more)")
     if resamples * max(n, 1) > MAX_DRAWS:
         raise space_io.page_error(f"n_resamples = {resamples:,} with {n:,} cases: this page "
                                   f"draws at most {MAX_DRAWS:,} values per run; use at most "
@@ -74,7 +73,7 @@ def report(system1, system2, references, config, alpha, n_resamples, seed):
     """Outputs of the page: summary rows, the full JSON and the replicate histogram."""
     options = {"alpha": space_io.number(alpha, "alpha"),
                "n_resamples": _resamples(n_resamples, len(references)),
-               "seed": space_io.integer(seed, "seed")}
+               "seed": space_io.seed(seed)}
     single = config == "single"
     if single:
         result = space_io.compute(metric.bootstrap_mae_single, predictions=system1,
@@ -84,7 +83,7 @@ def report(system1, system2, references, config, alpha, n_resamples, seed):
         result = space_io.compute(metric.bootstrap_mae, predictions1=system1,
                                   predictions2=system2, references=references, **options)
         values = [abs(p - r) - abs(q - r) for p, q, r in zip(system1, system2, references, strict=True)]
-    figure = distribution_figure(result, values, single)
+    figure = space_io.drawn(distribution_figure, result, values, single)
     plt.close("all")
     return space_io.result_rows(result), result, figure
 
@@ -128,8 +127,12 @@ def options_column():
     """The options of both tabs: config, alpha, n_resamples and seed."""
     return [gr.Radio(CONFIGS, value=CONFIGS[0], label="Config"),
             gr.Number(value=0.05, label="alpha (two-sided; the interval covers 1 − alpha)"),
-            gr.Number(value=1000, precision=0, label=f"n_resamples (2 to {MAX_RESAMPLES:,})"),
-            gr.Number(value=12345, precision=0, label="seed of numpy.random.default_rng")]
+            # precision=None: the handler sees what was typed (1.5 is refused, not rounded)
+            gr.Number(value=1000, precision=None,
+                      label=f"n_resamples (2 to {MAX_RESAMPLES:,}; cases × resamples at most "
+                            f"{MAX_DRAWS:,} on this page)"),
+            gr.Number(value=12345, precision=None,
+                      label="seed of numpy.random.default_rng (an integer, 0 to 4,294,967,295)")]
 
 
 with gr.Blocks(title="bootstrap_mae") as demo:

@@ -21,12 +21,21 @@ wrapper. This file imports nothing from the repository it was written in.
 """
 
 
+import math
+
 import datasets
 import evaluate
 import numpy as np
 
-from .npd_amounts import _as_amounts, _check_example, _rescale_exponent, _unscale
-from .paired_bootstrap import bootstrap_replicates, interval_side, percentile_interval
+from .boundary import BoundaryError, check_count, check_number, check_seed
+from .checked_wrapper import CheckedWrapper
+from .npd_amounts import _as_amounts, _check_example
+from .paired_bootstrap import (
+    bootstrap_replicates,
+    interval_side,
+    percentile_interval,
+    resample_indices,
+)
 
 _CITATION = """\
 @inproceedings{koehn2004statistical,
@@ -54,17 +63,19 @@ from numpy.random.default_rng(seed); the seed is returned with the result.
 
 _KWARGS_DESCRIPTION = """
 Args (config "default", paired):
-    predictions1 (list of float): system 1's predictions (EUR), finite and >= 0.
-    predictions2 (list of float): system 2's predictions (EUR), finite and >= 0.
-    references (list of float): true amounts (EUR), finite and >= 0; all three the same
+    predictions1 (list of float): system 1's predictions (EUR), finite, >= 0 and <= 1e12.
+    predictions2 (list of float): system 2's predictions (EUR), likewise.
+    references (list of float): true amounts (EUR), likewise; all three the same
         length >= 1.
 Args (config "single"):
     predictions (list of float), references (list of float).
 Options (keyword-only, both configs):
     alpha (float): two-sided significance level, 0 < alpha < 1 (default 0.05); the
         confidence interval covers 1 - alpha.
-    n_resamples (int): number of full-size resamples, >= 2 (default 1000).
-    seed (int): seed of numpy.random.default_rng, >= 0 (default 12345).
+    n_resamples (int): number of full-size resamples, 2 to 1,000,000 (default 1000), and at
+        most 2,000,000,000 resampled cases (cases x resamples).
+    seed (int): seed of numpy.random.default_rng, an integer in [0, 2**32 - 1]
+        (default 12345).
 Returns:
     default: mae1, mae2, delta, prob_1_better, ci_low, ci_high, verdict, plus the settings
     (alpha, confidence_level, n, n_resamples, seed, numpy_version, signature).
@@ -82,6 +93,12 @@ Examples:
 DEFAULT_SEED = 12345
 DEFAULT_N_RESAMPLES = 1000
 DEFAULT_ALPHA = 0.05
+#: Caps of the work parameters: replicates kept (8 bytes each) and resampled cases drawn.
+MAX_RESAMPLES = 1_000_000
+MAX_DRAWS = 2_000_000_000
+#: Below this magnitude squared deviations could underflow (see ``_standard_error``).
+TINY = 2.0 ** -400
+OPTION_NAMES = ("alpha", "n_resamples", "seed")
 #: re-exported from the shared paired bootstrap (tests and the page use them from here)
 __all__ = ["bootstrap_mae", "bootstrap_mae_single", "bootstrap_replicates",
            "BootstrapMae"]
@@ -93,23 +110,73 @@ def _check_inputs(**named):
     (first, reference), *others = arrays.items()
     for name, array in others:
         if array.size != reference.size:
-            raise ValueError(f"{name} has {array.size} values but {first} has {reference.size}: "
-                             "expected one value per case")
+            raise BoundaryError(name, f"<{array.size:,} values>",
+                                f"one value per case ({first} has {reference.size:,})")
     return arrays.values()
 
 
-def _check_options(alpha, n_resamples, seed):
-    def is_int(value):
-        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+def _check_options(alpha, n_resamples, seed, n):
+    """``(alpha, n_resamples, seed)`` checked by the boundary validator; the resamples are a
+    work parameter, capped (:data:`MAX_RESAMPLES`, and :data:`MAX_DRAWS` resampled cases)."""
+    alpha = check_number(alpha, "alpha", low=0.0, high=1.0, low_open=True, high_open=True,
+                         what="a significance level")
+    n_resamples = check_count(n_resamples, "n_resamples", low=2, high=MAX_RESAMPLES,
+                              what="a number of resamples")
+    if n_resamples * n > MAX_DRAWS:
+        raise BoundaryError("n_resamples", n_resamples,
+                            f"at most {MAX_DRAWS:,} resampled cases; with {n:,} cases at most "
+                            f"{max(2, MAX_DRAWS // n):,} resamples")
+    return alpha, n_resamples, check_seed(seed, "seed")
 
-    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, (int, float, np.floating)) \
-            or not 0 < alpha < 1:
-        raise ValueError(f"alpha = {alpha!r}: expected a number strictly between 0 and 1")
-    if not is_int(n_resamples) or n_resamples < 2:
-        raise ValueError(f"n_resamples = {n_resamples!r}: expected an integer >= 2")
-    if not is_int(seed) or seed < 0:
-        raise ValueError(f"seed = {seed!r}: expected an integer >= 0")
-    return float(alpha), int(n_resamples), int(seed)
+
+def _standard_error(replicates):
+    """Sample standard deviation (ddof=1) of the replicates, exact up to rounding: deviations
+    from the mean by the corrected two-pass formula, rescaled by a power of two where their
+    squares could underflow; exactly 0.0 when every replicate is the same."""
+    if replicates.min() == replicates.max():
+        return 0.0
+    deviations = replicates - replicates.mean()
+    largest = max(float(deviations.max()), -float(deviations.min()))
+    exponent = math.frexp(largest)[1] if largest < TINY else 0
+    if exponent:
+        np.ldexp(deviations, -exponent, out=deviations)
+    total = float(deviations.sum())
+    squares = float(np.einsum("i,i->", deviations, deviations)) - total * total / deviations.size
+    return math.ldexp(math.sqrt(max(squares, 0.0) / (deviations.size - 1)), exponent)
+
+
+def _near_zero(replicates, e1, e2):
+    """Which replicates Δ* lie within rounding of 0: a replicate is the mean of n rounded
+    differences of rounded absolute errors, so its error is below n + 4 roundings of the
+    largest absolute error."""
+    scale = max(float(e1.max()), float(e2.max()))
+    return np.abs(replicates) <= 4.0 * (e1.size + 4) * 2.0 ** -53 * scale + 2.0 ** -1060
+
+
+def _settle_near_zero(replicates, near, inputs, seed):
+    """Recompute the replicates marked ``near`` exactly; return how many are negative.
+
+    Each is one correctly rounded sum (``math.fsum``) of the inputs themselves over its
+    resample — every absolute error written as ±(prediction − reference), the sign from an
+    exact comparison — so its sign is exact; the replicate becomes that sum over n. Rare:
+    systems that differ only by rounding, or errors that cancel exactly.
+    """
+    p1, p2, y = inputs
+    wanted = set(np.flatnonzero(near).tolist())
+    if not wanted:
+        return 0
+    s1, s2 = np.where(p1 >= y, 1.0, -1.0), np.where(p2 >= y, 1.0, -1.0)
+    negative, start = 0, 0
+    for chunk in resample_indices(y.size, n_resamples=replicates.size, seed=seed):
+        for offset in sorted(b - start for b in wanted if start <= b < start + len(chunk)):
+            index = chunk[offset]
+            total = math.fsum(np.concatenate([s1[index] * p1[index], -(s1[index] * y[index]),
+                                              -(s2[index] * p2[index]),
+                                              s2[index] * y[index]]).tolist())
+            replicates[start + offset] = total / y.size
+            negative += total < 0
+        start += len(chunk)
+    return negative
 
 
 def _settings(kind, n, alpha, n_resamples, seed):
@@ -125,48 +192,50 @@ def bootstrap_mae(*, predictions1, predictions2, references, alpha=DEFAULT_ALPHA
     """Paired bootstrap comparison of two systems' MAE on the same cases.
 
     Args:
-        predictions1, predictions2: the two systems' predictions (EUR), finite and >= 0.
-        references: the true amounts (EUR), finite and >= 0; all three the same length >= 1.
-        alpha: two-sided level of the verdict; the interval covers 1 − alpha.
-        n_resamples: number of full-size paired resamples (>= 2).
-        seed: seed of ``numpy.random.default_rng`` (>= 0); returned in the result.
+        predictions1, predictions2: the two systems' predictions (EUR): amounts, finite, in
+            [0, 1e12] (the boundary validator's ceiling).
+        references: the true amounts (EUR), likewise; all three the same length >= 1.
+        alpha: two-sided level of the verdict, 0 < alpha < 1; the interval covers 1 − alpha.
+        n_resamples: number of full-size paired resamples, 2 to :data:`MAX_RESAMPLES`, and
+            at most :data:`MAX_DRAWS` resampled cases (n × n_resamples).
+        seed: seed of ``numpy.random.default_rng``, an integer in [0, 2**32 − 1]; returned.
 
     Returns:
         dict: mae1, mae2 (EUR, lower is better), delta = mae1 − mae2 (EUR; negative favours
         system 1), prob_1_better = share of replicates with Δ* < 0, ci_low / ci_high = the
         alpha/2 and 1 − alpha/2 percentiles of Δ* (linear interpolation), verdict = "1 better"
         if ci_high < 0, "2 better" if ci_low > 0, else "not significant"; and the settings
-        alpha, confidence_level, n, n_resamples, seed, numpy_version, signature.
+        alpha, confidence_level, n, n_resamples, seed, numpy_version, signature. Every
+        figure is exact up to float rounding (no rescaling is needed below the ceiling).
 
     Raises:
-        ValueError: naming the argument, the first offending index and value, for invalid
-            input or options.
+        ValueError: (``BoundaryError``) naming the argument, the first offending index and
+            value, for invalid input or options (a float seed such as 1.5 included).
+        TypeError: an unknown keyword argument (Python's rule for calls).
     """
     p1, p2, y = _check_inputs(predictions1=predictions1, predictions2=predictions2,
                               references=references)
-    alpha, n_resamples, seed = _check_options(alpha, n_resamples, seed)
-    exponent = _rescale_exponent(p1, p2, y)  # 0 unless amounts are astronomically large
-    e1 = _scaled(np.abs(p1 - y), exponent)
-    e2 = _scaled(np.abs(p2 - y), exponent)
+    alpha, n_resamples, seed = _check_options(alpha, n_resamples, seed, y.size)
+    e1 = np.abs(p1 - y)
+    e2 = np.abs(p2 - y)
     replicates = bootstrap_replicates(e1 - e2, n_resamples=n_resamples, seed=seed)
+    # identical predictions: every exact Δ* is 0, as every computed one is
+    near = np.zeros(n_resamples, bool) if np.array_equal(p1, p2) else _near_zero(replicates, e1, e2)
+    negative = int(np.count_nonzero(replicates[~near] < 0))
+    negative += _settle_near_zero(replicates, near, (p1, p2, y), seed)
     ci_low, ci_high = percentile_interval(replicates, alpha)
     mae1 = float(e1.mean())
     mae2 = float(e2.mean())
     return {
-        "mae1": _unscale(mae1, exponent),
-        "mae2": _unscale(mae2, exponent),
-        "delta": _unscale(mae1 - mae2, exponent),
-        "prob_1_better": float(np.count_nonzero(replicates < 0) / n_resamples),
-        "ci_low": _unscale(ci_low, exponent),
-        "ci_high": _unscale(ci_high, exponent),
+        "mae1": mae1,
+        "mae2": mae2,
+        "delta": mae1 - mae2,
+        "prob_1_better": float(negative / n_resamples),
+        "ci_low": ci_low,
+        "ci_high": ci_high,
         "verdict": _verdict(ci_low, ci_high),
         **_settings("paired", int(y.size), alpha, n_resamples, seed),
     }
-
-
-def _scaled(values, exponent):
-    """``values / 2**exponent`` (exact; the array itself when exponent is 0)."""
-    return np.ldexp(values, -exponent) if exponent else values
 
 
 def _verdict(ci_low, ci_high):
@@ -180,8 +249,8 @@ def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
     """Bootstrap confidence interval and standard error of one system's MAE.
 
     Args:
-        predictions: predictions (EUR), finite and >= 0.
-        references: true amounts (EUR), finite and >= 0; same length >= 1.
+        predictions: predictions (EUR), amounts in [0, 1e12].
+        references: true amounts (EUR), likewise; same length >= 1.
         alpha, n_resamples, seed: as in :func:`bootstrap_mae`.
 
     Returns:
@@ -190,16 +259,15 @@ def bootstrap_mae_single(*, predictions, references, alpha=DEFAULT_ALPHA,
         settings alpha, confidence_level, n, n_resamples, seed, numpy_version, signature.
     """
     p, y = _check_inputs(predictions=predictions, references=references)
-    alpha, n_resamples, seed = _check_options(alpha, n_resamples, seed)
-    exponent = _rescale_exponent(p, y)  # 0 unless amounts are astronomically large
-    errors = _scaled(np.abs(p - y), exponent)
+    alpha, n_resamples, seed = _check_options(alpha, n_resamples, seed, y.size)
+    errors = np.abs(p - y)
     replicates = bootstrap_replicates(errors, n_resamples=n_resamples, seed=seed)
     ci_low, ci_high = percentile_interval(replicates, alpha)
     return {
-        "mae": _unscale(float(errors.mean()), exponent),
-        "standard_error": _unscale(float(replicates.std(ddof=1)), exponent),
-        "ci_low": _unscale(ci_low, exponent),
-        "ci_high": _unscale(ci_high, exponent),
+        "mae": float(errors.mean()),
+        "standard_error": _standard_error(replicates),
+        "ci_low": ci_low,
+        "ci_high": ci_high,
         **_settings("single", int(y.size), alpha, n_resamples, seed),
     }
 
@@ -211,14 +279,14 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class BootstrapMae(evaluate.Comparison):
+class BootstrapMae(CheckedWrapper, evaluate.Comparison):
     """``evaluate`` wrapper of :func:`bootstrap_mae` (config ``default``) and
     :func:`bootstrap_mae_single` (config ``single``)."""
 
     def _info(self):
         if self.config_name not in _FEATURES:
-            raise ValueError(f"config_name = {self.config_name!r}: expected one of "
-                             f"{sorted(_FEATURES)}")
+            raise BoundaryError("config_name", self.config_name,
+                                f"one of {', '.join(map(repr, sorted(_FEATURES)))}")
         return evaluate.ComparisonInfo(
             module_type="comparison",
             description=_DESCRIPTION,
@@ -230,41 +298,21 @@ class BootstrapMae(evaluate.Comparison):
             reference_urls=["https://aclanthology.org/W04-3250/"],
         )
 
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the comparison; see the module description for the arguments.
+    @property
+    def FUNCTION(self):  # noqa: N802 - the wrapper's name for the plain function
+        return "bootstrap_mae_single" if self.config_name == "single" else "bootstrap_mae"
 
-        With one process and nothing queued by ``add``/``add_batch``, the inputs go straight
-        to the plain function (which validates them): evaluate's Arrow round trip, which
-        gathers inputs across processes, would only copy them here. Otherwise evaluate's
-        usual path runs, through :meth:`add_batch` and its checks.
-        """
-        names = _FEATURES[self.config_name]
-        given = {"predictions": predictions, "references": references, **kwargs}
-        inputs = {name: given.get(name) for name in names}
-        if any(value is not None for value in inputs.values()):
-            if self.num_process == 1 and self.writer is None:
-                options = {k: v for k, v in kwargs.items() if k not in names}
-                return self._compute(**inputs, **options)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+    OPTIONS = OPTION_NAMES
 
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Queue a batch after the checks of the plain function, with the same messages
-        (evaluate's own conversion would turn "12" or True into numbers)."""
-        given = {"predictions": predictions, "references": references, **kwargs}
-        _check_inputs(**{name: given.get(name) for name in _FEATURES[self.config_name]})
-        super().add_batch(predictions=predictions, references=references, **kwargs)
+    def check_batch(self, batch):
+        _check_inputs(**batch)
 
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Queue one case after the same checks as :meth:`add_batch`."""
-        given = {"predictions": prediction, "references": reference, **kwargs}
-        keywords = {name: name[:-1] for name in ("predictions", "references")
-                    if name not in kwargs}  # passed as prediction= / reference=
-        _check_example({name: given.get(name) for name in _FEATURES[self.config_name]},
-                       keywords)
-        super().add(prediction=prediction, reference=reference, **kwargs)
+    def check_one(self, example):
+        _check_example(example)
 
     def _compute(self, references, predictions=None, predictions1=None, predictions2=None,
                  alpha=DEFAULT_ALPHA, n_resamples=DEFAULT_N_RESAMPLES, seed=DEFAULT_SEED):
+        # every argument was checked by compute(): the defaults are never used for inputs
         options = {"alpha": alpha, "n_resamples": n_resamples, "seed": seed}
         if self.config_name == "single":
             return bootstrap_mae_single(predictions=predictions, references=references, **options)

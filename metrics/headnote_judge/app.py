@@ -28,7 +28,7 @@ import space_io
 judge = space_io.load_metric("headnote_judge")
 
 COLUMNS = ["generated headnote", "gold headnote"]
-LANGUAGES = ["de", "fr", "it"]
+LANGUAGES = list(judge.HEADNOTE_LANGUAGES)
 EXAMPLE = [["Art. 8 ZGB; Beweislast für den Bestand einer Forderung.",
             "Art. 8 ZGB; Verteilung der Beweislast bei bestrittenen Forderungen (E. 3)."]]
 EXAMPLE_FR = [["Art. 29 al. 2 Cst.; droit d'être entendu.",
@@ -71,13 +71,10 @@ def max_samples():
     return int(value) if value.isdigit() and int(value) > 0 else 200
 
 
-def _integer(value, name, *, allow_none=False, low=None, high=None):
-    if allow_none and value is None:
-        return None
-    whole = space_io.integer(value, name)
-    if (low is not None and whole < low) or (high is not None and whole > high):
-        raise space_io.page_error(f"{name} = {value!r}: this page allows {low} to {high}")
-    return whole
+def _integer(value, name, *, low, high):
+    """A work parameter within this page's cap (the module's own caps are higher)."""
+    return space_io.count(value, name, low=low, high=high,
+                          what=f"an integer {name} (this page's cap)")
 
 
 def _endpoint(base_url, model, api_key):
@@ -97,12 +94,10 @@ def _endpoint(base_url, model, api_key):
 
 def _options(max_tokens, seed, concurrency, max_retries, timeout):
     """Request options within the page's caps; ``gr.Error`` naming the option otherwise."""
-    seconds = space_io.number(timeout, "timeout")
-    if not 0 < seconds <= MAX_TIMEOUT_S:
-        raise space_io.page_error(f"timeout = {timeout!r}: this page allows more than 0 and at "
-                                  f"most {MAX_TIMEOUT_S:g} seconds")
+    seconds = space_io.finite(timeout, "timeout", low=0.0, low_open=True, high=MAX_TIMEOUT_S,
+                              what="seconds per attempt (this page's cap)")
     return {"max_tokens": _integer(max_tokens, "max_tokens", low=1, high=MAX_TOKENS),
-            "seed": _integer(seed, "seed", allow_none=True),
+            "seed": None if seed is None else space_io.seed(seed),
             "concurrency": _integer(concurrency, "concurrency", low=1, high=MAX_CONCURRENCY),
             "max_retries": _integer(max_retries, "max_retries", low=0, high=MAX_RETRIES),
             "timeout": seconds}
@@ -191,10 +186,12 @@ def judge_options():
         gr.Markdown("The Space's owner provides the key: no key needed.")
     with gr.Accordion("Request options", open=False):
         request_options = [
-            gr.Number(value=2048, precision=0, label=f"max_tokens (1-{MAX_TOKENS})"),
-            gr.Number(value=0, precision=0, label="seed (empty: not sent)"),
-            gr.Number(value=4, precision=0, label=f"concurrency (1-{MAX_CONCURRENCY})"),
-            gr.Number(value=2, precision=0, label=f"max_retries (0-{MAX_RETRIES})"),
+            # precision=None: the handler sees what was typed (1.5 is refused, not rounded)
+            gr.Number(value=2048, precision=None, label=f"max_tokens (1-{MAX_TOKENS})"),
+            gr.Number(value=0, precision=None,
+                      label="seed (an integer, 0 to 4,294,967,295; empty: not sent)"),
+            gr.Number(value=4, precision=None, label=f"concurrency (1-{MAX_CONCURRENCY})"),
+            gr.Number(value=2, precision=None, label=f"max_retries (0-{MAX_RETRIES})"),
             gr.Number(value=120,
                       label=f"timeout (seconds per attempt, at most {MAX_TIMEOUT_S:g})"),
             gr.Checkbox(value=False, label="failed_as_zero (count failed samples as 0)")]

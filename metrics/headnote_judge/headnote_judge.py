@@ -8,10 +8,12 @@ the decision) and rates five categories from 1 to 3. A sample scores
 The computation is the plain function :func:`headnote_judge`; :class:`HeadnoteJudge` is a thin
 ``evaluate.Metric`` wrapper. The module depends only on the packages in requirements.txt.
 
-Requests, retries (429 / 5xx / timeouts / dropped connections, ``Retry-After``), the SQLite
-response cache and bounded concurrency are those of courtbench's LLM client: the sibling file
-``llm_core.py`` is ``courtbench/llm/core.py`` itself (linked in the repository, a real file in
-the wheel, an export or a Space).
+Requests go through the sibling ``judge_client.py``: the ``openai`` client with its own
+retries (429 / 5xx / timeouts / dropped connections, ``Retry-After``), bounded concurrency and
+an SQLite cache of answers; nothing of courtbench is imported, so the folder loads alone (a
+plain copy of ``metrics/``, an export, a Hub Space). Inputs and options pass the shared
+boundary validator (``boundary.py``): languages are the SLDS headnote languages (de, fr, it,
+exactly), texts valid Unicode, seeds integers, every work parameter capped.
 
 Prompt templates: the defaults are in the sibling file ``judge_prompts.py``, their one
 source (:func:`default_templates`); being Python, it travels wherever the script goes
@@ -33,17 +35,18 @@ import evaluate
 import openai
 from tqdm import tqdm
 
-# The request machinery (cache, retries, concurrency) is courtbench's LLM client core,
-# linked into this folder as llm_core.py (a real file wherever the module travels).
-from .judge_prompts import SYSTEM_TEMPLATE, USER_TEMPLATE
-from .llm_core import (
-    ChatRequest,
-    EndpointConfig,
-    endpoint_host,
-    request_key,
-    run_requests,
-    split_reasoning,
+from .boundary import (
+    BoundaryError,
+    check_choice,
+    check_count,
+    check_number,
+    check_seed,
+    check_text,
 )
+from .checked_wrapper import CheckedWrapper
+from .judge_client import Endpoint, check_endpoint_url, check_headers, run, split_reasoning
+from .judge_prompts import SYSTEM_TEMPLATE, USER_TEMPLATE
+from .slds_languages import LANGUAGES, check_languages
 
 __version__ = "0.1.0"
 
@@ -56,15 +59,24 @@ CATEGORIES = (
 )
 """The five judged categories; the answer line of each is ``<CATEGORY>_SCORE: <1-3>``."""
 
-LANGUAGE_NAMES = {"de": "German", "fr": "French", "it": "Italian", "rm": "Romansh", "en": "English"}
-"""Headnote language code -> the name put into ``$language`` (other codes are used as given)."""
+LANGUAGE_NAMES = {"de": "German", "fr": "French", "it": "Italian"}
+"""Headnote language code -> the name put into ``$language``."""
 
 PLACEHOLDERS = ("gold_headnote", "generated_headnote", "language", "language_code", "demonstration")
 """Named placeholders a template may use (``string.Template`` syntax: ``$name`` or ``${name}``)."""
 
-HEADNOTE_LANGUAGES = ("de", "fr", "it")
-"""The headnote languages of SLDS (= ``slds.schema.LANGUAGES``, pinned by a test): the keys
-``demonstrations`` accepts."""
+HEADNOTE_LANGUAGES = LANGUAGES
+"""The languages of SLDS (= ``slds.schema.LANGUAGES``, pinned by a test): the only codes
+``headnote_languages`` and ``decision_languages`` take (exactly: "DE" or "xx" are refused, as
+by the other SLDS modules), and the keys ``demonstrations`` accepts."""
+
+#: Longest headnote (characters) the judge reads, as ``headnote_similarity``.
+MAX_TEXT_CHARACTERS = 2_000_000
+#: Caps of the work parameters (a call may ask for less, never for more).
+LIMITS = {"concurrency": (1, 64), "max_retries": (0, 20), "max_tokens": (1, 200_000),
+          "max_answer_chars": (1, 10_000_000), "max_auth_failures": (1, 100)}
+MAX_TIMEOUT_SECONDS = 3600.0
+MAX_TEMPERATURE = 2.0
 
 _DESCRIPTION = """\
 LLM-as-a-judge for generated headnotes of Swiss Federal Supreme Court landmark decisions
@@ -91,7 +103,8 @@ Args:
     concurrency (int, optional): parallel requests, default 8.
     failed_as_zero (bool, optional): count failed samples as 0 instead of excluding them.
     parse (str, optional): "strict" (default) or "published" (the published SLDS judge's
-        parsing: strict line regex, missing category 1, no range check, repeats summed).
+        parsing: strict line regex, missing category 1, no range check, every score line
+        counted, a repeated one too).
     temperature (float, optional): judge sampling temperature, default 0.
     Other options of `headnote_judge` (templates, demonstrations, max_tokens, seed, timeout,
     max_retries, ...) are passed through.
@@ -367,24 +380,37 @@ PARSE_MODES = ("strict", "published")
 """``strict`` (default): :func:`parse_judgement`, failed samples excluded (or 0 with
 ``failed_as_zero``). ``published``: :func:`parse_published`, every sample scored."""
 
-_PUBLISHED_LINE = re.compile(r"^\s*([A-Z_]+_SCORE):\s*(\d+)\s*$")
+#: The published judge's score line, searched in the whole answer with ``re.MULTILINE`` as
+#: the published code does (so ``\s`` may run over a line break: "ARTICLES_SCORE:" with the
+#: value on the next line is a match there too).
+_PUBLISHED_LINE = re.compile(r"^\s*([A-Z_]+_SCORE):\s*(\d+)\s*$", re.MULTILINE)
+#: Largest sample score the published mode reports (its values are not range-checked; a
+#: sample beyond this one is refused as unparsed rather than summed into an overflow).
+MAX_PUBLISHED_SCORE = 1e15
+_PUBLISHED_NAMES = {category.upper() + "_SCORE": category for category in CATEGORIES}
 
 
 def parse_published(text: str | None) -> dict:
-    """The published SLDS judge's parsing, reproduced: each line of the answer matched against
-    ``^\\s*([A-Z_]+_SCORE):\\s*(\\d+)\\s*$``; the values of repeated lines of a category
-    summed; a category without a line counts 1; no range check. Returns category -> value
-    (an empty answer gives 1 everywhere, i.e. sample score 0).
+    """The published SLDS judge's parsing, reproduced: every match of
+    ``^\\s*([A-Z_]+_SCORE):\\s*(\\d+)\\s*$`` in the answer (``re.findall`` with
+    ``re.MULTILINE``) that names one of the five categories adds ``value - 1`` to the sample's
+    points; other names are ignored; no range check. A category given on several lines
+    therefore counts every time (the published code sums all matches, it does not look at
+    names twice); a category without a line adds nothing (as a 1).
+
+    Returns category -> ``1 + sum(value - 1)`` over its lines (1 without a line), so that
+    :func:`sample_score` gives the published figure: an empty answer scores 0, five lines of
+    3 and a repeated ``ARTICLES_SCORE: 2`` score 110.
 
     >>> parse_published("ARTICLES_SCORE: 2\\nARTICLES_SCORE: 3\\nclarity_coherence_score: 3")["articles"]
-    5
+    4
     """
-    sums: dict = {}
-    for line in (text or "").split("\n"):
-        match = _PUBLISHED_LINE.match(line)
-        if match:
-            sums[match.group(1)] = sums.get(match.group(1), 0) + int(match.group(2))
-    return {c: sums.get(c.upper() + "_SCORE", 1) for c in CATEGORIES}
+    points = dict.fromkeys(CATEGORIES, 1)
+    for name, value in _PUBLISHED_LINE.findall(text or ""):
+        category = _PUBLISHED_NAMES.get(name)
+        if category is not None:
+            points[category] += int(value) - 1
+    return points
 
 
 def sample_score(scores: Mapping[str, int]) -> float:
@@ -400,18 +426,17 @@ def sample_score(scores: Mapping[str, int]) -> float:
 # Validation and aggregation
 
 
-def _check_str_list(name: str, values: object, n: int | None, *, allow_empty: bool) -> list:
+def _check_texts(name: str, values: object, n: int | None, *, allow_blank: bool) -> list:
+    """``values`` as a list of texts (valid Unicode, at most MAX_TEXT_CHARACTERS each; blank
+    only with ``allow_blank``), ``n`` of them when given; BoundaryError names the item."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-        raise ValueError(f"{name} must be a list of strings, got {type(values).__name__}")
+        raise BoundaryError(name, f"<{type(values).__name__}>", "a list of strings")
     values = list(values)
     if n is not None and len(values) != n:
-        raise ValueError(f"{name} has {len(values)} items, predictions has {n}")
+        raise BoundaryError(name, f"<{len(values):,} items>", f"one per prediction ({n:,})")
     for index, value in enumerate(values):
-        if not isinstance(value, str):
-            raise ValueError(f"{name}[{index}] = {value!r:.200}: expected a string, "
-                             f"got {type(value).__name__}")
-        if not allow_empty and not value.strip():
-            raise ValueError(f"{name}[{index}] is empty")
+        check_text(value, f"{name}[{index}]", max_chars=MAX_TEXT_CHARACTERS,
+                   allow_blank=allow_blank, what="a headnote")
     return values
 
 
@@ -473,53 +498,105 @@ def _check_sample_ids(sample_ids: Sequence | None, n: int) -> list:
         return list(range(n))
     sample_ids = list(sample_ids)
     if len(sample_ids) != n:
-        raise ValueError(f"sample_ids has {len(sample_ids)} items, predictions has {n}")
+        raise BoundaryError("sample_ids", f"<{len(sample_ids):,} items>",
+                            f"one per prediction ({n:,})")
     seen = {}
     for index, sample_id in enumerate(sample_ids):
-        if sample_id in seen:
-            raise ValueError(f"sample_ids[{index}] = {sample_id!r} repeats sample_ids[{seen[sample_id]}]")
-        seen[sample_id] = index
+        try:
+            earlier = seen.setdefault(sample_id, index)
+        except TypeError:
+            raise BoundaryError(f"sample_ids[{index}]", sample_id, "a hashable id") from None
+        if earlier != index:
+            raise BoundaryError(f"sample_ids[{index}]", sample_id,
+                                f"a unique id (it repeats sample_ids[{earlier}])")
     return sample_ids
 
 
 def _check_inputs(predictions, references, headnote_languages, decision_languages,
                   sample_ids) -> tuple:
-    """The five per-sample lists, checked; ValueError names the argument and index."""
-    predictions = _check_str_list("predictions", predictions, None, allow_empty=True)
+    """The five per-sample lists, checked; BoundaryError names the argument and index."""
+    predictions = _check_texts("predictions", predictions, None, allow_blank=True)
     n = len(predictions)
     if n == 0:
-        raise ValueError("predictions is empty")
+        raise BoundaryError("predictions", [], "at least one generated headnote")
     return (predictions,
-            _check_str_list("references", references, n, allow_empty=False),
-            _check_str_list("headnote_languages", headnote_languages, n, allow_empty=False),
-            _check_str_list("decision_languages", decision_languages, n, allow_empty=False),
+            _check_texts("references", references, n, allow_blank=False),
+            check_languages(headnote_languages, "headnote_languages", n),
+            check_languages(decision_languages, "decision_languages", n),
             _check_sample_ids(sample_ids, n))
 
 
+def _limited(name: str, value):
+    """A work parameter as an int within :data:`LIMITS`."""
+    low, high = LIMITS[name]
+    return check_count(value, name, low=low, high=high, what=f"an integer {name}")
+
+
 def judge_params(max_tokens: int, seed: int | None, temperature: float = 0.0) -> dict:
-    """The sampling parameters of every judge request: ``temperature`` (default 0),
-    ``max_tokens``, ``seed``."""
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
-        raise ValueError(f"max_tokens must be an integer >= 1, got {max_tokens!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ValueError(f"seed must be an integer or None, got {seed!r}")
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) \
-            or not math.isfinite(temperature) or temperature < 0:
-        raise ValueError(f"temperature must be a finite number >= 0, got {temperature!r}")
-    params = {"temperature": temperature, "max_tokens": max_tokens}
+    """The sampling parameters of every judge request: ``temperature`` (default 0, at most
+    2), ``max_tokens`` (capped, see :data:`LIMITS`), ``seed`` (an integer seed, or None:
+    not sent)."""
+    params = {"temperature": check_number(temperature, "temperature", low=0.0,
+                                          high=MAX_TEMPERATURE, what="a temperature"),
+              "max_tokens": _limited("max_tokens", max_tokens)}
     if seed is not None:
-        params["seed"] = seed
+        params["seed"] = check_seed(seed, "seed")
     return params
 
 
 def judge_requests(templates: PromptTemplates, predictions: Sequence[str],
                    references: Sequence[str], headnote_languages: Sequence[str],
                    params: Mapping) -> list:
-    """One ``ChatRequest`` per sample (id = its index as text)."""
-    return [ChatRequest(str(index), tuple(render_messages(
-                templates, references[index], predictions[index], headnote_languages[index])),
-                dict(params))
+    """One request ``(messages, params)`` per sample, in order."""
+    return [(tuple(render_messages(templates, references[index], predictions[index],
+                                   headnote_languages[index])), dict(params))
             for index in range(len(predictions))]
+
+
+def endpoint_settings(base_url, model, api_key, options: Mapping) -> Endpoint:
+    """The endpoint and request options, checked: an http(s) URL without credentials, a model
+    name, string headers, and every work parameter within :data:`LIMITS` (a timeout of at
+    most :data:`MAX_TIMEOUT_SECONDS`)."""
+    check_endpoint_url(base_url)
+    check_text(model, "model", max_chars=1000, what="a model name")
+    if api_key is not None:
+        check_text(api_key, "api_key", max_chars=10_000, what="an API key")
+    headers = tuple(tuple(h) for h in options["headers"])
+    check_headers(headers)
+    for flag in ("follow_redirects",):
+        if not isinstance(options[flag], bool):
+            raise BoundaryError(flag, options[flag], "True or False")
+    return Endpoint(
+        base_url=base_url, model=model, api_key=api_key,
+        concurrency=_limited("concurrency", options["concurrency"]),
+        timeout=check_number(options["timeout"], "timeout", low=0.0, low_open=True,
+                             high=MAX_TIMEOUT_SECONDS, what="seconds per attempt"),
+        max_retries=_limited("max_retries", options["max_retries"]),
+        cache_path=options["cache_path"],
+        max_answer_chars=_limited("max_answer_chars", options["max_answer_chars"]),
+        headers=headers, follow_redirects=options["follow_redirects"],
+        max_auth_failures=_limited("max_auth_failures", options["max_auth_failures"]))
+
+
+def _published_record(record: dict, result) -> dict:
+    """``record`` completed by the published parsing (a failed request scores as an empty
+    answer). A sample score beyond :data:`MAX_PUBLISHED_SCORE` in magnitude (a score line
+    of about 15+ digits, which the published code would add up as it is) is not scored: the
+    sample is ``unparsed`` with the reason, so no mean can overflow and no run crash."""
+    record["raw_response"] = result.answer
+    if result.error is not None:
+        record.update(status="request_failed", reason=result.error)
+    try:
+        scores = parse_published(result.answer if result.error is None else None)
+        score = sample_score(scores)
+    except (ValueError, OverflowError):  # int() refuses 4,300+ digits; float() above 1e308
+        score = math.inf
+    if abs(score) > MAX_PUBLISHED_SCORE:
+        record.update(status="unparsed", reason="published parsing: a sample score beyond "
+                                                "1e15 (score values of about 15 digits or more)")
+    else:
+        record.update(scores=scores, score=score)
+    return record
 
 
 def sample_record(sample_id, language_pair: str, result, max_tokens: int,
@@ -537,11 +614,7 @@ def sample_record(sample_id, language_pair: str, result, max_tokens: int,
               "score": None, "scores": None, "reason": None, "raw_response": None,
               "reasoning": result.reasoning, "cached": result.cached}
     if parse == "published":
-        scores = parse_published(result.answer if result.error is None else None)
-        record.update(scores=scores, score=sample_score(scores), raw_response=result.answer)
-        if result.error is not None:
-            record.update(status="request_failed", reason=result.error)
-        return record
+        return _published_record(record, result)
     if result.error is not None:
         record.update(status="request_failed", reason=result.error)
         return record
@@ -558,30 +631,43 @@ def sample_record(sample_id, language_pair: str, result, max_tokens: int,
     return record
 
 
-def _send(requests: list, config, api_key: str | None, progress: bool):
+def _send(requests: list, endpoint: Endpoint, progress: bool):
     bar = tqdm(total=len(requests), desc="headnote_judge", unit="req", disable=not progress)
     try:
-        return run_requests(requests, config, api_key=api_key,
-                                     on_start=bar.update, on_done=bar.update)
+        return run(requests, endpoint, on_start=bar.update, on_done=bar.update)
     finally:
         bar.close()
 
 
-def _counts(samples: Sequence[Mapping], requests: Sequence, summary) -> dict:
+def _counts(samples: Sequence[Mapping], requests: Sequence, outcome) -> dict:
     n = len(samples)
     n_request_failed = sum(s["status"] == "request_failed" for s in samples)
     n_unparsed = sum(s["status"] == "unparsed" for s in samples)
     n_cached = sum(s["cached"] for s in samples)
-    sent_keys = {request_key("", r.messages, r.params)
-                 for r, s in zip(requests, samples, strict=True) if not s["cached"]}
+    sent = {json.dumps([messages, params], sort_keys=True)
+            for (messages, params), s in zip(requests, samples, strict=True) if not s["cached"]}
     n_excluded = sum(s["scores"] is None for s in samples)
     return {"n_samples": n, "n_scored": n - n_request_failed - n_unparsed,
             "n_failed": n_request_failed + n_unparsed, "n_unparsed": n_unparsed,
             "n_excluded": n_excluded,
             "n_request_failed": n_request_failed, "n_cached": n_cached,
-            "n_requested": n - n_cached, "n_http_requests": summary.attempts,
-            "n_retries": summary.attempts - len(sent_keys),
-            "n_cache_corrupt": summary.cache_corrupt}
+            "n_requested": n - n_cached, "n_http_requests": outcome.attempts,
+            "n_retries": max(0, outcome.attempts - len(sent)),
+            "n_cache_corrupt": outcome.cache_corrupt}
+
+
+def _run_summary(outcome) -> dict:
+    """Token usage, truncations, replaced surrogates and failures by kind of a run."""
+    answers = outcome.answers
+    kinds: dict = {}
+    for answer in answers:
+        if answer.error is not None:
+            kinds[answer.failure_kind] = kinds.get(answer.failure_kind, 0) + 1
+    return {"usage": {name: sum(a.usage[name] for a in answers)
+                      for name in ("prompt_tokens", "completion_tokens", "total_tokens")},
+            "n_truncated": outcome.count(lambda a: a.error is None and a.finish_reason == "length"),
+            "n_surrogates_replaced": sum(a.surrogates for a in answers),
+            "failures_by_kind": dict(sorted(kinds.items()))}
 
 
 def headnote_judge(
@@ -601,8 +687,6 @@ def headnote_judge(
     seed: int | None = 0,
     timeout: float = 120.0,
     max_retries: int = 6,
-    backoff_base: float = 1.0,
-    backoff_max: float = 60.0,
     concurrency: int = 8,
     cache_path: str | os.PathLike | None = None,
     failed_as_zero: bool = False,
@@ -617,11 +701,12 @@ def headnote_judge(
     """Judge generated headnotes against gold headnotes with an LLM behind ``base_url``.
 
     Args:
-        predictions: generated headnotes (may be empty strings).
-        references: gold headnotes (non-empty), same order.
-        headnote_languages: language code of each gold headnote ("de", "fr", "it").
-        decision_languages: language code of each decision; the language pair of a sample
-            is ``"<decision>_<headnote>"`` (the SLDS config names).
+        predictions: generated headnotes (may be blank; valid Unicode).
+        references: gold headnotes (with visible text), same order.
+        headnote_languages: language code of each gold headnote: "de", "fr" or "it"
+            exactly (the rule of every SLDS module).
+        decision_languages: language code of each decision, likewise; the language pair of
+            a sample is ``"<decision>_<headnote>"`` (the SLDS config names).
         base_url: OpenAI-compatible endpoint, e.g. ``http://localhost:8000/v1``.
         model: judge model name at that endpoint.
         api_key: the key, sent as a bearer token and never stored; ``None`` for endpoints
@@ -631,19 +716,23 @@ def headnote_judge(
             default the templates of ``judge_prompts.py``.
         demonstrations: headnote language (de, fr or it) -> a judged example (text or
             file); default none.
-        max_tokens: maximal answer length in tokens. ``temperature`` is always 0.
-        seed: sent as ``seed`` (endpoints that support it sample reproducibly); ``None`` omits it.
-        timeout: seconds per HTTP attempt.
-        max_retries, backoff_base, backoff_max: see ``RetryPolicy`` (seconds).
-        concurrency: requests in flight at once (threads), >= 1.
-        cache_path: SQLite file caching responses across runs (keyed by model, messages and
+        max_tokens: maximal answer length in tokens (1 to 200,000).
+        seed: an integer seed in [0, 2**32 - 1], sent as ``seed``; ``None`` omits it.
+        timeout: seconds per HTTP attempt (> 0, at most 3,600).
+        max_retries: the openai client's retries after the first attempt (0 to 20).
+        concurrency: requests in flight at once (threads), 1 to 64.
+        cache_path: SQLite file caching answers across runs (keyed by model, messages and
             parameters, not by the URL); ``None``: no cache.
         failed_as_zero: count failed samples as score 0 instead of excluding them.
         progress: show a progress bar and print a throughput line to stderr.
         parse: ``"strict"`` (default) or ``"published"`` (see ``PARSE_MODES``): the published
             SLDS judge's parsing and aggregation, for comparison with published numbers.
-        temperature: sampling temperature of the judge (default 0).
-        max_answer_chars, headers, follow_redirects, max_auth_failures: see ``EndpointConfig``.
+        temperature: sampling temperature of the judge (0 to 2, default 0).
+        max_answer_chars: longest answer accepted (1 to 10,000,000 characters).
+        headers: extra HTTP headers ``(name, value)`` (values are secrets: never stored).
+        follow_redirects: follow HTTP redirects (off: a redirect is a failed request).
+        max_auth_failures: stop sending after this many consecutive authentication / quota
+            refusals (1 to 100).
 
     Returns:
         A dict: ``score``, ``macro_score``, ``category_means``, ``by_language_pair`` (see
@@ -655,64 +744,62 @@ def headnote_judge(
         host, parameters, template hashes, versions, ``signature``).
 
     Raises:
-        ValueError: invalid inputs or options, naming the argument and first bad index.
+        ValueError: (``BoundaryError``) invalid inputs or options, naming the argument and
+            the first bad index or value.
+        TypeError: an unknown keyword argument (Python's rule for calls).
     """
+    options = dict(locals())
     predictions, references, headnote_languages, decision_languages, sample_ids = _check_inputs(
         predictions, references, headnote_languages, decision_languages, sample_ids)
-    config = EndpointConfig(
-        base_url=base_url, model=model, api_key_env=None, concurrency=concurrency,
-        timeout=timeout, max_retries=max_retries, cache_path=cache_path,
-        backoff_base=backoff_base, backoff_max=backoff_max, max_answer_chars=max_answer_chars,
-        headers=tuple(tuple(h) for h in headers), follow_redirects=follow_redirects,
-        max_auth_failures=max_auth_failures)
-    if parse not in PARSE_MODES:
-        raise ValueError(f"parse must be one of {', '.join(PARSE_MODES)}, got {parse!r}")
+    endpoint = endpoint_settings(base_url, model, api_key, options)
+    check_choice(parse, "parse", PARSE_MODES)
     params = judge_params(max_tokens, seed, temperature)
     templates = load_templates(system_template, user_template, demonstrations)
     requests = judge_requests(templates, predictions, references, headnote_languages, params)
-    summary = _send(requests, config, api_key, progress)
+    outcome = _send(requests, endpoint, progress)
     samples = [sample_record(sample_ids[i], f"{decision_languages[i]}_{headnote_languages[i]}",
-                             result, max_tokens, parse)
-               for i, result in enumerate(summary.results)]
+                             answer, params["max_tokens"], parse)
+               for i, answer in enumerate(outcome.answers)]
     result = aggregate(samples, failed_as_zero=failed_as_zero)
-    result.update(_counts(samples, requests, summary))
+    result.update(_counts(samples, requests, outcome))
     if failed_as_zero:
         result["n_excluded"] = 0
-    result.update(failed_as_zero=failed_as_zero, parse=parse, usage=summary.usage,
-                  n_truncated=summary.truncated,
-                  n_surrogates_replaced=summary.surrogates_replaced,
-                  failures_by_kind=summary.failures_by_kind,
-                  reproducibility=_reproducibility(config, params, templates, failed_as_zero,
+    result.update(failed_as_zero=failed_as_zero, parse=parse, **_run_summary(outcome),
+                  reproducibility=_reproducibility(endpoint, params, templates, failed_as_zero,
                                                    parse),
                   samples=samples)
     if progress:
-        sent = result["n_requested"]
-        print(f"headnote_judge: {result['n_samples']} samples ({result['n_cached']} from cache, "
-              f"{sent} requested, {result['n_http_requests']} HTTP attempts) in "
-              f"{summary.elapsed:.1f} s, {sent / summary.elapsed if summary.elapsed > 0 else 0.0:.2f} "
-              f"requests/s; {result['n_failed']} failed", file=sys.stderr)
+        _throughput_line(result, outcome.elapsed)
     return result
 
 
-def _reproducibility(config, params: Mapping, templates: PromptTemplates,
+def _throughput_line(result: Mapping, elapsed: float) -> None:
+    sent = result["n_requested"]
+    rate = sent / elapsed if elapsed > 0 else 0.0
+    print(f"headnote_judge: {result['n_samples']} samples ({result['n_cached']} from cache, "
+          f"{sent} requested, {result['n_http_requests']} HTTP attempts) in {elapsed:.1f} s, "
+          f"{rate:.2f} requests/s; {result['n_failed']} failed", file=sys.stderr)
+
+
+def _reproducibility(endpoint: Endpoint, params: Mapping, templates: PromptTemplates,
                      failed_as_zero: bool, parse: str = "strict") -> dict:
-    host = endpoint_host(config.base_url)
+    host = check_endpoint_url(endpoint.base_url)
     hashes = templates.hashes()
     demos = ",".join(f"{lang}:{sha[:8]}" for lang, sha in hashes["demonstration_sha256"].items())
     signature = "|".join([
-        f"headnote_judge:{__version__}", f"model:{config.model}", f"host:{host}",
+        f"headnote_judge:{__version__}", f"model:{endpoint.model}", f"host:{host}",
         f"temperature:{params['temperature']}", f"max_tokens:{params['max_tokens']}",
         f"seed:{params.get('seed', 'none')}", f"system:{hashes['system_template_sha256'][:8]}",
         f"user:{hashes['user_template_sha256'][:8]}", f"demos:{demos or 'none'}",
         f"failed:{'zero' if failed_as_zero else 'excluded'}", f"parse:{parse}",
     ])
     return {
-        "model": config.model,
+        "model": endpoint.model,
         "base_url_host": host,
         **params,
         "seed": params.get("seed"),
-        "timeout_seconds": config.timeout,
-        "max_retries": config.max_retries,
+        "timeout_seconds": endpoint.timeout,
+        "max_retries": endpoint.max_retries,
         **hashes,
         "parse": parse,
         "headnote_judge_version": __version__,
@@ -725,9 +812,20 @@ def _reproducibility(config, params: Mapping, templates: PromptTemplates,
 # evaluate wrapper
 
 
+#: The keyword options of the evaluate wrapper's compute (besides the two features).
+WRAPPER_OPTIONS = ("headnote_languages", "decision_languages", "base_url", "model", "api_key_env",
+                   "sample_ids", "system_template", "user_template", "demonstrations",
+                   "max_tokens", "seed", "timeout", "max_retries", "concurrency", "cache_path",
+                   "failed_as_zero", "progress", "parse", "temperature", "max_answer_chars",
+                   "headers", "follow_redirects", "max_auth_failures")
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class HeadnoteJudge(evaluate.Metric):
+class HeadnoteJudge(CheckedWrapper, evaluate.Metric):
     """``evaluate`` wrapper around :func:`headnote_judge`."""
+
+    FUNCTION = "headnote_judge"
+    OPTIONS = WRAPPER_OPTIONS
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -739,16 +837,23 @@ class HeadnoteJudge(evaluate.Metric):
             reference_urls=["https://platform.openai.com/docs/api-reference/chat"],
         )
 
+    def check_batch(self, batch):
+        predictions = _check_texts("predictions", batch["predictions"], None, allow_blank=True)
+        _check_texts("references", batch["references"], len(predictions), allow_blank=False)
+
     def _compute(self, predictions, references, headnote_languages=None, decision_languages=None,
                  base_url=None, model=None, api_key_env=None, **options):
-        if headnote_languages is None or decision_languages is None:
-            raise ValueError("headnote_languages and decision_languages are required (one code per sample)")
-        if base_url is None or model is None:
-            raise ValueError("base_url and model are required")
+        for name, value in (("headnote_languages", headnote_languages),
+                            ("decision_languages", decision_languages), ("base_url", base_url),
+                            ("model", model)):
+            if value is None:
+                raise TypeError(f"headnote_judge() missing required argument {name!r} (it "
+                                "needs headnote_languages, decision_languages, base_url, model)")
         api_key = None
         if api_key_env is not None:
             api_key = os.environ.get(api_key_env)
             if not api_key:
-                raise ValueError(f"api_key_env: environment variable {api_key_env} is not set")
+                raise BoundaryError("api_key_env", api_key_env,
+                                    "the name of an environment variable that is set")
         return headnote_judge(predictions, references, headnote_languages, decision_languages,
                               base_url=base_url, model=model, api_key=api_key, **options)

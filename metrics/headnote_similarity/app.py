@@ -24,6 +24,9 @@ SCORES = ["rouge1", "rouge2", "rougeL", "bleu"]
 #: sacrebleu tokenizers the page can honour offline with the Space's requirements (ja-mecab,
 #: ko-mecab and the spm/flores tokenizers need extra packages or a download).
 BLEU_TOKENIZERS = [name for name in ("13a", "intl", "char", "none") if name in BLEU.TOKENIZERS]
+#: The page's cap of bootstrap resamples (each recomputes every group's BLEU), below the
+#: module's own (MAX_BOOTSTRAP_RESAMPLES), so one visitor cannot hold the Space for minutes.
+MAX_RESAMPLES = 10_000
 NO_BERTSCORE = ("**On this page: ROUGE and BLEU only.** BERTScore (rescaled) needs a large "
                 "model download, so this page does not compute it; run the module with its "
                 "`bertscore` extra (see the card) for BERTScore.")
@@ -36,8 +39,11 @@ def report(predictions, references, prediction_languages, source_languages, roug
         metric.headnote_similarity, predictions=predictions, references=references,
         prediction_languages=prediction_languages, source_languages=source_languages,
         rouge_tokenizer=rouge_tokenizer, bleu_tokenize=bleu_tokenize,
-        bootstrap_resamples=space_io.integer(bootstrap_resamples, "bootstrap_resamples"),
-        seed=space_io.integer(seed, "seed"), return_per_item=True)
+        bootstrap_resamples=space_io.count(bootstrap_resamples, "bootstrap_resamples", low=1,
+                                           high=MAX_RESAMPLES,
+                                           what="a number of bootstrap resamples (this page's "
+                                                "cap; run the module locally for more)"),
+        seed=space_io.seed(seed), return_per_item=True)
     summary = [[name, round(result[name], 4), None if result[f"{name}_se"] is None
                 else round(result[f"{name}_se"], 4)] for name in SCORES]
     summary += space_io.result_rows(result, skip=(*SCORES, *(f"{s}_se" for s in SCORES),
@@ -95,8 +101,11 @@ def options_column():
     return [gr.Dropdown(list(metric.ROUGE_TOKENIZERS), value="unicode", label="ROUGE tokenizer"),
             gr.Dropdown(BLEU_TOKENIZERS, value="13a",
                         label="BLEU tokenizer (sacrebleu; intl suits de/fr/it)"),
-            gr.Number(value=1000, precision=0, label="bootstrap_resamples (standard errors)"),
-            gr.Number(value=0, precision=0, label="seed")]
+            # precision=None: the handler sees what was typed (1.5 is refused, not rounded)
+            gr.Number(value=1000, precision=None,
+                      label=f"bootstrap_resamples (standard errors; 1 to {MAX_RESAMPLES:,} on "
+                            f"this page, {metric.MAX_BOOTSTRAP_RESAMPLES:,} in the module)"),
+            gr.Number(value=0, precision=None, label="seed (an integer, 0 to 4,294,967,295)")]
 
 
 with gr.Blocks(title="headnote_similarity") as demo:

@@ -24,7 +24,17 @@ import numpy as np
 from rouge_score import tokenize as rouge_score_tokenize
 from sacrebleu.metrics import BLEU
 
-LANGUAGES = ("de", "fr", "it")
+from .boundary import (
+    BoundaryError,
+    check_choice,
+    check_count,
+    check_integer,
+    check_seed,
+    check_text,
+)
+from .checked_wrapper import CheckedWrapper
+from .slds_languages import LANGUAGES, check_languages
+
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 ROUGE_TOKENIZERS = ("unicode", "rouge_score")
 EMPTY_POLICIES = ("zero", "raw")
@@ -253,85 +263,73 @@ def _rouge_per_item(predictions, references, tokenizer) -> dict[str, np.ndarray]
 #: and time except ROUGE-L, whose time grows with the product of the two lengths (a 1 MB pair
 #: takes seconds); longer texts are refused rather than left to run for hours.
 MAX_TEXT_CHARACTERS = 2_000_000
+#: Caps of the work parameters: bootstrap replicates (each recomputes every group's BLEU in
+#: Python: 100,000 take tens of seconds) and BERTScore's batch size.
+MAX_BOOTSTRAP_RESAMPLES = 100_000
+MAX_BERTSCORE_BATCH_SIZE = 1024
+MAX_BERTSCORE_LAYER = 1000
+FLAGS = ("use_stemmer", "bertscore", "bertscore_rescale_with_baseline", "return_per_item")
+#: The headnote languages this module takes, the SLDS languages (the page's choices).
+HEADNOTE_LANGUAGES = LANGUAGES
+INPUTS = ("predictions", "references", "prediction_languages", "source_languages")
 
 
-def _check_texts(values, argument: str, n: int | None, allow_empty: bool) -> int:
+def _check_texts(values, argument: str, n: int | None, allow_blank: bool) -> int:
+    """Texts of valid Unicode (no lone surrogate, no NUL), at most MAX_TEXT_CHARACTERS each,
+    with visible text unless ``allow_blank``; ``n`` of them when given."""
     if isinstance(values, str) or not isinstance(values, Sequence):
-        raise ValueError(f"{argument}: expected a list of strings, got {type(values).__name__}")
+        raise BoundaryError(argument, f"<{type(values).__name__}>", "a list of strings")
     if n is not None and len(values) != n:
-        raise ValueError(f"{argument} has {len(values)} items, predictions has {n}")
+        raise BoundaryError(argument, f"<{len(values):,} items>", f"one per prediction ({n:,})")
     for i, value in enumerate(values):
-        if not isinstance(value, str):
-            raise ValueError(f"{argument}[{i}] = {_shorten(value)}: expected a string")
-        if not allow_empty and not value.strip():
-            raise ValueError(f"{argument}[{i}] is empty: expected a non-empty headnote")
-        if len(value) > MAX_TEXT_CHARACTERS:
-            raise ValueError(f"{argument}[{i}] has {len(value):,} characters: expected at most "
-                             f"{MAX_TEXT_CHARACTERS:,} (a headnote, not a whole corpus)")
+        check_text(value, f"{argument}[{i}]", max_chars=MAX_TEXT_CHARACTERS,
+                   allow_blank=allow_blank, what="a headnote")
     return len(values)
-
-
-def _shorten(value, limit: int = 200) -> str:
-    """``repr(value)``, cut to ``limit`` characters with its full length when longer."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
-
-
-def _check_languages(values, argument: str, n: int) -> None:
-    if isinstance(values, str) or not isinstance(values, Sequence):
-        raise ValueError(f"{argument}: expected a list of language codes, got "
-                         f"{type(values).__name__}")
-    if len(values) != n:
-        raise ValueError(f"{argument} has {len(values)} items, predictions has {n}")
-    for i, value in enumerate(values):
-        if value not in LANGUAGES:
-            raise ValueError(f"{argument}[{i}] = {_shorten(value)}: expected one of "
-                             f"{', '.join(LANGUAGES)}")
-
-
-def _check_choice(value, argument: str, choices: Sequence[str]) -> None:
-    if value not in choices:
-        raise ValueError(f"{argument} = {_shorten(value)}: expected one of {', '.join(choices)}")
-
-
-def _check_int(value, argument: str, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{argument} = {_shorten(value)}: expected an integer >= {minimum}")
 
 
 def _check_inputs(predictions, references, prediction_languages, source_languages) -> int:
     """Validate the four per-item lists; return their length n >= 1."""
-    n = _check_texts(predictions, "predictions", None, allow_empty=True)
+    n = _check_texts(predictions, "predictions", None, allow_blank=True)
     if n == 0:
-        raise ValueError("predictions: expected at least one headnote, got an empty list")
-    _check_texts(references, "references", n, allow_empty=False)
-    _check_languages(prediction_languages, "prediction_languages", n)
+        raise BoundaryError("predictions", [], "at least one headnote")
+    _check_texts(references, "references", n, allow_blank=False)
+    check_languages(prediction_languages, "prediction_languages", n)
     if source_languages is not None:
-        _check_languages(source_languages, "source_languages", n)
+        check_languages(source_languages, "source_languages", n)
     return n
 
 
-def _check_options(options: dict) -> None:
-    """Validate the keyword options of :func:`headnote_similarity` (by their names)."""
-    _check_choice(options["rouge_tokenizer"], "rouge_tokenizer", ROUGE_TOKENIZERS)
-    _check_choice(options["bertscore_empty"], "bertscore_empty", EMPTY_POLICIES)
+def _check_options(options: dict) -> dict:
+    """The keyword options of :func:`headnote_similarity` (by their names), checked by the
+    boundary validator; returns them with the integers as ints (2.0 -> 2)."""
+    check_choice(options["rouge_tokenizer"], "rouge_tokenizer", ROUGE_TOKENIZERS)
+    check_choice(options["bertscore_empty"], "bertscore_empty", EMPTY_POLICIES)
+    for name in FLAGS:
+        if not isinstance(options[name], bool):
+            raise BoundaryError(name, options[name], "True or False")
     if options["use_stemmer"] and options["rouge_tokenizer"] != "rouge_score":
-        raise ValueError("use_stemmer = True: rouge_score's Porter stemmer is English and only "
-                         "applies with rouge_tokenizer='rouge_score'")
-    for name, minimum in (("bootstrap_resamples", 1), ("seed", 0), ("bertscore_num_layers", 0),
-                          ("bertscore_batch_size", 1)):
-        _check_int(options[name], name, minimum)
+        raise BoundaryError("use_stemmer", True, "False unless rouge_tokenizer='rouge_score' "
+                            "(rouge_score's Porter stemmer is English)")
+    checked = dict(options)
+    checked["bootstrap_resamples"] = check_count(
+        options["bootstrap_resamples"], "bootstrap_resamples", low=1,
+        high=MAX_BOOTSTRAP_RESAMPLES, what="a number of bootstrap resamples")
+    checked["seed"] = check_seed(options["seed"], "seed")
+    checked["bertscore_num_layers"] = check_integer(
+        options["bertscore_num_layers"], "bertscore_num_layers", low=0, high=MAX_BERTSCORE_LAYER,
+        what="a layer index")
+    checked["bertscore_batch_size"] = check_count(
+        options["bertscore_batch_size"], "bertscore_batch_size", low=1,
+        high=MAX_BERTSCORE_BATCH_SIZE, what="a batch size")
+    return checked
 
 
 # --------------------------------------------------------------------------- BLEU
 
 
 def _bleu(tokenize: str, **options) -> BLEU:
-    try:
-        return BLEU(tokenize=tokenize, **options)
-    except KeyError:
-        raise ValueError(f"bleu_tokenize = {_shorten(tokenize)}: expected one of "
-                         f"{', '.join(BLEU.TOKENIZERS)}") from None
+    check_choice(tokenize, "bleu_tokenize", tuple(BLEU.TOKENIZERS))
+    return BLEU(tokenize=tokenize, **options)
 
 
 def bleu_statistics(predictions: Sequence[str], references: Sequence[str],
@@ -612,14 +610,13 @@ def headnote_similarity(
     groups in sorted order, the same resamples for every metric); the SE is the sample
     standard deviation of the replicates (of the group score, or of the macro-average).
     Raises:
-        ValueError: naming the argument and, for items, the first offending index: not a list
-            of strings, a text not a string or over MAX_TEXT_CHARACTERS, an empty reference,
-            an unknown language code, different lengths, an option out of range.
-        ImportError: ``bertscore=True`` without bert-score/torch/transformers installed.
+        ValueError: (``BoundaryError``) naming the argument and first bad index (see the card).
+        TypeError: an unknown keyword argument. ImportError: ``bertscore=True`` without
+            bert-score/torch/transformers installed.
     """
-    options = dict(locals())  # the arguments by name, for _check_options
+    options = _check_options({k: v for k, v in locals().items() if k not in INPUTS})
     n = _check_inputs(predictions, references, prediction_languages, source_languages)
-    _check_options(options)
+    bootstrap_resamples, seed = options["bootstrap_resamples"], options["seed"]
     predictions, references = nfc_texts(predictions), nfc_texts(references)
     bleu = _bleu(bleu_tokenize)
 
@@ -654,8 +651,14 @@ _FEATURES = datasets.Features({
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class HeadnoteSimilarity(evaluate.Metric):
+class HeadnoteSimilarity(CheckedWrapper, evaluate.Metric):
     """``evaluate`` wrapper around :func:`headnote_similarity`."""
+
+    FUNCTION = "headnote_similarity"
+    OPTIONS = ("source_languages", "rouge_tokenizer", "use_stemmer", "bleu_tokenize", "bertscore",
+               "bertscore_model_type", "bertscore_num_layers", "bertscore_model_path",
+               "bertscore_rescale_with_baseline", "bertscore_empty", "bertscore_batch_size",
+               "bertscore_device", "bootstrap_resamples", "seed", "return_per_item")
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -668,16 +671,9 @@ class HeadnoteSimilarity(evaluate.Metric):
                             "https://github.com/Tiiiger/bert_score"],
         )
 
-    def add_batch(self, *, predictions=None, references=None, prediction_languages=None,
-                  source_languages=None, **kwargs):
-        """Queue a batch after the checks of :func:`headnote_similarity`, with the same
-        messages (evaluate's own conversion would turn a number into a string)."""
-        _check_inputs(predictions, references, prediction_languages, source_languages)
-        batch = {"predictions": predictions, "references": references,
-                 "prediction_languages": prediction_languages}
-        if source_languages is not None:
-            batch["source_languages"] = source_languages
-        super().add_batch(**batch, **kwargs)
+    def check_batch(self, batch):
+        _check_inputs(batch["predictions"], batch["references"], batch["prediction_languages"],
+                      None)
 
     def _compute(self, predictions, references, prediction_languages, source_languages=None,
                  **options):

@@ -67,14 +67,14 @@ def report(predictions, references, groups, zero_threshold):
     rows = space_io.result_rows(result, skip=("groups",))
     for label, group in result.get("groups", {}).items():
         rows.append([f"groups.{label}.mae", f"{group['mae']:,.4f}".rstrip("0").rstrip(".")])
-    figures = (scatter_figure(predictions, references, result["zero_threshold"]),
-               bucket_figure(result))
+    figures = (space_io.drawn(scatter_figure, predictions, references, result["zero_threshold"]),
+               space_io.drawn(bucket_figure, result))
     plt.close("all")
     return rows, result, *figures
 
 
 def _threshold(value):
-    return space_io.number(value, "zero threshold")
+    return space_io.number(value, "zero_threshold")
 
 
 def from_table(table, zero_threshold):
@@ -114,8 +114,9 @@ with gr.Blocks(title="npd_regression") as demo:
                    "optional `groups` (CSV: `Art. 3; Art. 6`, JSON: a list). Cases are paired "
                    "by `case_id`.",
         file_labels=["Predictions file", "References file"],
-        options=lambda: [gr.Number(value=0.5, label="zero_threshold (EUR): below it an amount "
-                                                    "is a zero award")])
+        options=lambda: [gr.Number(value=0.5, label="zero_threshold (EUR): an amount at or "
+                                                    "below it is a zero award (> 0; amounts and "
+                                                    "threshold at most 1,000,000,000,000 EUR)")])
     gr.Examples(examples=[[EXAMPLE, 0.5], [[[3200, 0, ""], [3200, 9000, ""]], 0.5],
                           [[[90, 100, ""], [400, 300, ""]], 150]],
                 inputs=page.table_inputs,

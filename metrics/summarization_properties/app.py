@@ -32,6 +32,9 @@ EXAMPLE_SEVERAL = [
     ["Die Kosten des Verfahrens trägt der Kanton. Das Gericht tritt auf die Beschwerde nicht "
      "ein.", "Auf die Beschwerde wird nicht eingetreten."]]
 STATISTICS = ["mean", "std", "min", "median", "max", "n"]
+#: The page's cap of headnote pairs compared per language (subsets × size × (size − 1) / 2),
+#: below the module's own (MAX_FORMULAICNESS_PAIRS): a few seconds of one visitor's time.
+PAGE_MAX_PAIRS = 200_000
 PER_PAIR = ["compression_ratio", "coverage", "density", "novelty_1", "novelty_2", "novelty_3",
             "novelty_4"]
 
@@ -75,14 +78,28 @@ def formulaicness_note(outputs):
             "other and needs at least 2 of them (try the example with several pairs).")
 
 
+def _formulaicness_options(subset_size, subsets):
+    """Subset size and count within the module's caps and this page's cap of headnote pairs."""
+    size = space_io.count(subset_size, "formulaicness_subset_size", low=2,
+                          high=measurement.MAX_SUBSET_SIZE, what="headnotes per subset")
+    count = space_io.count(subsets, "formulaicness_subsets", low=1, high=measurement.MAX_SUBSETS,
+                           what="a number of subsets")
+    if count * size * (size - 1) // 2 > PAGE_MAX_PAIRS:
+        raise space_io.page_error(
+            f"formulaicness_subsets = {count:,} with subsets of {size:,}: this page compares at "
+            f"most {PAGE_MAX_PAIRS:,} headnote pairs per language; use at most "
+            f"{max(1, PAGE_MAX_PAIRS // (size * (size - 1) // 2)):,} subsets")
+    return size, count
+
+
 def report(sources, summaries, source_languages, summary_languages, subset_size, subsets, seed):
     """Outputs: aggregates, formulaicness, per-pair rows, the histogram and the full JSON."""
+    size, count = _formulaicness_options(subset_size, subsets)
     result = space_io.compute(
         measurement.summarization_properties, sources=sources, summaries=summaries,
         source_languages=source_languages, summary_languages=summary_languages,
-        formulaicness_subset_size=space_io.integer(subset_size, "formulaicness_subset_size"),
-        formulaicness_subsets=space_io.integer(subsets, "formulaicness_subsets"),
-        seed=space_io.integer(seed, "seed"), return_per_pair=True)
+        formulaicness_subset_size=size, formulaicness_subsets=count,
+        seed=space_io.seed(seed), return_per_pair=True)
     aggregates = [[name, *(_round(values[key]) for key in STATISTICS)]
                   for name, values in result["aggregates"].items()]
     formulaic = [[language, _round(entry["mean"]), _round(entry["std"]), entry["n_headnotes"],
@@ -91,7 +108,7 @@ def report(sources, summaries, source_languages, summary_languages, subset_size,
     per_pair = result["per_pair"]
     pairs = [[i + 1, f"{source_languages[i]}→{summary_languages[i]}",
               *(_round(per_pair[name][i]) for name in PER_PAIR)] for i in range(len(sources))]
-    figure = histogram_figure(per_pair)
+    figure = space_io.drawn(histogram_figure, per_pair)
     plt.close("all")
     return aggregates, formulaic, pairs, figure, result
 
@@ -131,12 +148,16 @@ def languages_of_the_table():
 
 def options_column():
     """The options of both tabs: formulaicness subsets and the seed of their sampling."""
-    return [gr.Number(value=measurement.DEFAULT_SUBSET_SIZE, precision=0,
-                      label="formulaicness_subset_size (headnotes per subset, ≥ 2)"),
-            gr.Number(value=measurement.DEFAULT_SUBSETS, precision=0,
-                      label="formulaicness_subsets (per language, ≥ 1)"),
-            gr.Number(value=measurement.DEFAULT_SEED, precision=0,
-                      label="seed of the subset sampling")]
+    # precision=None: the handler sees what was typed (1.5 is refused, not rounded)
+    return [gr.Number(value=measurement.DEFAULT_SUBSET_SIZE, precision=None,
+                      label=f"formulaicness_subset_size (headnotes per subset, 2 to "
+                            f"{measurement.MAX_SUBSET_SIZE:,})"),
+            gr.Number(value=measurement.DEFAULT_SUBSETS, precision=None,
+                      label=f"formulaicness_subsets (per language, 1 to "
+                            f"{measurement.MAX_SUBSETS:,}; at most {PAGE_MAX_PAIRS:,} headnote "
+                            "pairs per language on this page)"),
+            gr.Number(value=measurement.DEFAULT_SEED, precision=None,
+                      label="seed of the subset sampling (an integer, 0 to 4,294,967,295)")]
 
 
 with gr.Blocks(title="summarization_properties") as demo:

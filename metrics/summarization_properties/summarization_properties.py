@@ -22,12 +22,23 @@ import evaluate
 import numpy as np
 import spacy
 
-LANGUAGES = ("de", "fr", "it")
+from .boundary import BoundaryError, check_count, check_seed, check_text
+from .checked_wrapper import CheckedWrapper
+from .slds_languages import LANGUAGES, check_language
+
 N_SEGMENTS = 10
 MAX_NOVELTY_N = 4
 DEFAULT_SUBSET_SIZE = 100
 DEFAULT_SUBSETS = 10
 DEFAULT_SEED = 0
+#: Caps of the work parameters: headnotes per subset, subsets per language, and headnote
+#: pairs compared (ROUGE-L) per language, subsets x size x (size - 1) / 2: 2,000,000 take
+#: about a minute. Without them 1e9 subsets grew the memory by gigabytes.
+MAX_SUBSET_SIZE = 1_000
+MAX_SUBSETS = 1_000
+MAX_FORMULAICNESS_PAIRS = 2_000_000
+#: Longest text (characters): a decision of 5 million characters is far above any in SLDS.
+MAX_TEXT_CHARACTERS = 5_000_000
 
 #: Per-pair properties, in the order of the SLDS paper's properties table.
 PROPERTY_NAMES = (
@@ -255,7 +266,7 @@ class _Tokens:
 def tokenize(text: str, language: str) -> list[str]:
     """The tokens every property uses: each whitespace-delimited chunk of ``text`` through
     ``spacy.blank(language)``'s tokenizer, lowercased (whitespace is never a token)."""
-    _check_language(language, "language", 0)
+    check_language(language, "language")
     tokenizer = _tokenizer(language)
     return [t.lower_ for chunk in text.split() for t in tokenizer(chunk)]
 
@@ -407,11 +418,11 @@ def formulaicness(
     deviation reported ("std"). A language with at most ``subset_size`` headnotes is used
     whole, once. Fewer than two headnotes give null. Tokens: :func:`word_tokens`.
     """
-    _check_int(subset_size, "subset_size", 2)
-    _check_int(subsets, "subsets", 1)
-    _check_int(seed, "seed", 0)
+    subset_size, subsets, seed = _check_formulaicness_options(subset_size, subsets, seed,
+                                                              ("subset_size", "subsets"))
     if len(summaries) != len(languages):
-        raise ValueError(f"summaries has {len(summaries)} items, languages has {len(languages)}")
+        raise BoundaryError("languages", f"<{len(languages):,} items>",
+                            f"one per summary ({len(summaries):,})")
     summaries = nfc_texts(summaries)
     out: dict[str, dict] = {}
     for language in sorted(set(languages)):
@@ -439,35 +450,45 @@ def formulaicness(
 # --------------------------------------------------------------------------- corpus level
 
 
-def _check_language(value, argument: str, index: int) -> None:
-    if not isinstance(value, str) or value not in LANGUAGES:
-        raise ValueError(f"{argument}[{index}] = {value!r}: expected one of {', '.join(LANGUAGES)}")
-
-
 def _validate(sources, summaries, source_languages, summary_languages) -> int:
+    """The four per-pair lists: texts of valid Unicode (no lone surrogate, no NUL; blank texts
+    are pairs too, with null properties where a count is 0), at most MAX_TEXT_CHARACTERS each,
+    languages de, fr or it exactly, equal lengths >= 1; returns the number of pairs."""
     arguments = {"sources": sources, "summaries": summaries,
                  "source_languages": source_languages, "summary_languages": summary_languages}
     for name, values in arguments.items():
         if isinstance(values, str) or not isinstance(values, Sequence):
-            raise ValueError(f"{name}: expected a list of strings, got {type(values).__name__}")
+            raise BoundaryError(name, f"<{type(values).__name__}>", "a list of strings")
     lengths = {name: len(values) for name, values in arguments.items()}
-    if len(set(lengths.values())) != 1:
-        raise ValueError(f"inputs differ in length: {lengths}")
+    for name, length in lengths.items():
+        if length != lengths["sources"]:
+            raise BoundaryError(name, f"<{length:,} items>",
+                                f"one per pair ({lengths['sources']:,} sources)")
     if lengths["sources"] == 0:
-        raise ValueError("sources: expected at least one pair, got an empty list")
-    for name in ("sources", "summaries"):
+        raise BoundaryError("sources", [], "at least one pair")
+    for name, what in (("sources", "a decision"), ("summaries", "a headnote")):
         for i, text in enumerate(arguments[name]):
-            if not isinstance(text, str):
-                raise ValueError(f"{name}[{i}] = {text!r}: expected a string")
+            check_text(text, f"{name}[{i}]", max_chars=MAX_TEXT_CHARACTERS,
+                       allow_blank=True, what=what)
     for name in ("source_languages", "summary_languages"):
         for i, language in enumerate(arguments[name]):
-            _check_language(language, name, i)
+            check_language(language, f"{name}[{i}]")
     return lengths["sources"]
 
 
-def _check_int(value, argument: str, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{argument} = {value!r}: expected an integer >= {minimum}")
+def _check_formulaicness_options(subset_size, subsets, seed, names) -> tuple:
+    """``(subset_size, subsets, seed)`` as ints within their caps (``names``: how the first
+    two are called), the headnote pairs they ask for within MAX_FORMULAICNESS_PAIRS."""
+    size = check_count(subset_size, names[0], low=2, high=MAX_SUBSET_SIZE,
+                       what="headnotes per subset")
+    count = check_count(subsets, names[1], low=1, high=MAX_SUBSETS, what="a number of subsets")
+    if count * size * (size - 1) // 2 > MAX_FORMULAICNESS_PAIRS:
+        raise BoundaryError(names[1], count,
+                            f"at most {MAX_FORMULAICNESS_PAIRS:,} headnote pairs per language "
+                            f"(subsets x {size} x {size - 1} / 2); with {names[0]} {size} at "
+                            f"most {max(1, MAX_FORMULAICNESS_PAIRS // (size * (size - 1) // 2)):,} "
+                            "subsets")
+    return size, count, check_seed(seed, "seed")
 
 
 def _aggregate(values: list[float | None]) -> dict:
@@ -567,10 +588,12 @@ def summarization_properties(
         ``"per_pair": {property: [value or None, ...]}``.
     """
     n_pairs = _validate(sources, summaries, source_languages, summary_languages)
+    formulaicness_subset_size, formulaicness_subsets, seed = _check_formulaicness_options(
+        formulaicness_subset_size, formulaicness_subsets, seed,
+        ("formulaicness_subset_size", "formulaicness_subsets"))
+    if not isinstance(return_per_pair, bool):
+        raise BoundaryError("return_per_pair", return_per_pair, "True or False")
     sources, summaries = nfc_texts(sources), nfc_texts(summaries)
-    _check_int(formulaicness_subset_size, "formulaicness_subset_size", 2)
-    _check_int(formulaicness_subsets, "formulaicness_subsets", 1)
-    _check_int(seed, "seed", 0)
 
     per_pair, n_same = _per_pair_properties(sources, summaries, source_languages,
                                             summary_languages)
@@ -592,8 +615,11 @@ def summarization_properties(
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class SummarizationProperties(evaluate.Measurement):
+class SummarizationProperties(CheckedWrapper, evaluate.Measurement):
     """``evaluate`` wrapper around :func:`summarization_properties`."""
+
+    FUNCTION = "summarization_properties"
+    OPTIONS = ("formulaicness_subset_size", "formulaicness_subsets", "seed", "return_per_pair")
 
     def _info(self):
         return evaluate.MeasurementInfo(
@@ -611,14 +637,9 @@ class SummarizationProperties(evaluate.Measurement):
                             "https://github.com/lil-lab/newsroom"],
         )
 
-    def add_batch(self, *, sources=None, summaries=None, source_languages=None,
-                  summary_languages=None, **kwargs):
-        """Queue a batch after the checks of :func:`summarization_properties`, with the same
-        messages (evaluate's own conversion would turn a number into a string)."""
-        _validate(sources, summaries, source_languages, summary_languages)
-        super().add_batch(sources=sources, summaries=summaries,
-                          source_languages=source_languages,
-                          summary_languages=summary_languages, **kwargs)
+    def check_batch(self, batch):
+        _validate(batch["sources"], batch["summaries"], batch["source_languages"],
+                  batch["summary_languages"])
 
     def _compute(self, sources, summaries, source_languages, summary_languages,
                  formulaicness_subset_size=DEFAULT_SUBSET_SIZE,

@@ -13,19 +13,22 @@ metric = space_io.load_metric("zero_f1")
 
 COLUMNS = ["prediction", "reference"]
 EXAMPLE = [[0, 0], [0.2, 1200], [800, 0], [3000, 3000]]
+THRESHOLD_LABEL = ("zero_threshold (EUR): an amount at or below it is a zero award (> 0; "
+                   f"amounts and threshold at most {metric.AMOUNT_CEILING:,.0f} EUR)")
 
 
 def report(predictions, references, zero_threshold):
-    """Outputs of the page: summary rows, the full JSON, the 2 × 2 table of the zero class."""
-    threshold = space_io.number(zero_threshold, "zero threshold")
+    """Outputs of the page: summary rows, the full JSON, the 2 × 2 table of the zero class.
+
+    The table comes from the module itself (:func:`zero_f1.checked_zero_counts`): the same
+    rule as the figures, an amount at or below the threshold is a zero award."""
+    threshold = space_io.number(zero_threshold, "zero_threshold")
     result = space_io.compute(metric.zero_f1, predictions=predictions, references=references,
                               zero_threshold=threshold)
-    pred_zero = [value < threshold for value in predictions]
-    true_zero = [value < threshold for value in references]
-    both = sum(p and t for p, t in zip(pred_zero, true_zero, strict=True))
-    confusion = [["predicted zero", both, sum(pred_zero) - both],
-                 ["predicted non-zero", sum(true_zero) - both,
-                  len(references) - sum(pred_zero) - sum(true_zero) + both]]
+    counts = space_io.compute(metric.checked_zero_counts, predictions=predictions,
+                              references=references, zero_threshold=threshold)
+    confusion = [["predicted zero", counts["both_zero"], counts["only_predicted_zero"]],
+                 ["predicted non-zero", counts["only_awarded_zero"], counts["neither"]]]
     return space_io.result_rows(result), result, confusion
 
 
@@ -57,8 +60,7 @@ with gr.Blocks(title="zero_f1") as demo:
                    "`case_id` and `prediction`. References file: `case_id` and `reference`. "
                    "Cases are paired by `case_id`.",
         file_labels=["Predictions file", "References file"],
-        options=lambda: [gr.Number(value=0.5, label="zero_threshold (EUR): below it an amount "
-                                                    "is a zero award")])
+        options=lambda: [gr.Number(value=0.5, label=THRESHOLD_LABEL)])
     gr.Examples(examples=[[EXAMPLE, 0.5], [[[10, 0], [20, 5]], 0.5],
                           [[[90, 100], [400, 300]], 150]],
                 inputs=page.table_inputs,
@@ -68,7 +70,7 @@ with gr.Blocks(title="zero_f1") as demo:
     rows, full = space_io.summary_outputs(initial[0], initial[1])
     confusion = gr.Dataframe(value=initial[2], headers=["", "awarded zero", "awarded non-zero"],
                              type="array", interactive=False,
-                             label="Cases by class (zero = below the threshold)")
+                             label="Cases by class (zero = at or below the threshold)")
     outputs = [rows, full, confusion]
     space_io.card_accordion(button=page.card_button)
     page.on_table(from_table, outputs, status, api_name="from_table")

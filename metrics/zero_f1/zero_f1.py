@@ -13,8 +13,12 @@ The computation is the plain function :func:`zero_f1`; :class:`ZeroF1` is a thin
 import evaluate
 import numpy as np
 
+# imported here, not only in npd_amounts.py: evaluate copies the sibling files a module
+# script itself imports, so the script names every one it needs
+from .boundary import AMOUNT_CEILING
+from .checked_wrapper import CheckedWrapper
 from .npd_amounts import (
-    CheckedAmountPairs,
+    _check_example,
     _check_pair,
     _check_threshold,
     _zero_mask,
@@ -30,10 +34,10 @@ which case applies.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions (list of float): predicted awards in EUR, finite and >= 0, one per case.
-    references (list of float): awarded amounts in EUR, finite and >= 0, same length >= 1.
+    predictions (list of float): predicted awards in EUR, finite, >= 0 and <= 1e12, one per case.
+    references (list of float): awarded amounts in EUR, likewise, same length >= 1.
     zero_threshold (float, keyword-only): amounts at or below it are zero awards (default 0.5 EUR);
-        must be finite and > 0.
+        must be > 0 and <= 1e12.
 Returns:
     dict with zero_f1, zero_precision, zero_recall (0..1, higher is better), support (number
     of true zeros), predicted_zeros, n and zero_threshold.
@@ -47,18 +51,41 @@ Examples:
 """
 
 
+__all__ = ["AMOUNT_CEILING", "ZeroF1", "checked_zero_counts", "zero_counts", "zero_f1"]
+
+
 def _ratio(numerator, denominator):
     """numerator / denominator, or 0.0 when the denominator is 0 (an undefined ratio)."""
     return float(numerator / denominator) if denominator else 0.0
+
+
+def zero_counts(predictions, references, zero_threshold):
+    """The 2 × 2 table of the zero-award class, by the metric's own rule (at or below the
+    threshold is zero), of validated float64 arrays: ``{"both_zero", "only_predicted_zero",
+    "only_awarded_zero", "neither"}`` (counts). The module's page shows it as it is."""
+    true_zero = _zero_mask(references, zero_threshold)
+    pred_zero = _zero_mask(predictions, zero_threshold)
+    both = int(np.count_nonzero(true_zero & pred_zero))
+    predicted, support = int(np.count_nonzero(pred_zero)), int(np.count_nonzero(true_zero))
+    return {"both_zero": both, "only_predicted_zero": predicted - both,
+            "only_awarded_zero": support - both,
+            "neither": int(true_zero.size) - predicted - support + both}
+
+
+def checked_zero_counts(*, predictions, references, zero_threshold=0.5):
+    """:func:`zero_counts` of unchecked inputs, after the checks of :func:`zero_f1`."""
+    y_pred, y_true = _check_pair(predictions, references)
+    return zero_counts(y_pred, y_true, _check_threshold(zero_threshold))
 
 
 def zero_f1(*, predictions, references, zero_threshold=0.5):
     """F1, precision and recall of the class "award is zero".
 
     Args:
-        predictions: predicted awards (EUR), a list/tuple/1-D array of finite numbers >= 0.
-        references: awarded amounts (EUR), same length >= 1, finite numbers >= 0.
-        zero_threshold: an amount at or below it (EUR) is a zero award; finite, > 0.
+        predictions: predicted awards (EUR), a list/tuple/1-D array of amounts: finite, in
+            [0, 1e12] (the boundary validator's ceiling).
+        references: awarded amounts (EUR), same length >= 1, likewise.
+        zero_threshold: an amount at or below it (EUR) is a zero award; > 0 and <= 1e12.
 
     Returns:
         dict: zero_f1 = 2·TP / (predicted_zeros + support), zero_precision =
@@ -66,16 +93,16 @@ def zero_f1(*, predictions, references, zero_threshold=0.5):
         support (true zeros), predicted_zeros, n (cases), zero_threshold (EUR).
 
     Raises:
-        ValueError: naming the argument, the first offending index and value, for invalid
-            input (see the metric card).
+        ValueError: (``BoundaryError``) naming the argument, the first offending index and
+            value, for invalid input (see the metric card).
+        TypeError: an unknown keyword argument or a missing input (Python's rule for calls).
     """
     y_pred, y_true = _check_pair(predictions, references)
     threshold = _check_threshold(zero_threshold)
-    true_zero = _zero_mask(y_true, threshold)
-    pred_zero = _zero_mask(y_pred, threshold)
-    tp = int(np.count_nonzero(true_zero & pred_zero))
-    support = int(np.count_nonzero(true_zero))
-    predicted = int(np.count_nonzero(pred_zero))
+    counts = zero_counts(y_pred, y_true, threshold)
+    tp = counts["both_zero"]
+    support = tp + counts["only_awarded_zero"]
+    predicted = tp + counts["only_predicted_zero"]
     return {
         "zero_f1": _ratio(2 * tp, predicted + support),
         "zero_precision": _ratio(tp, predicted),
@@ -88,8 +115,17 @@ def zero_f1(*, predictions, references, zero_threshold=0.5):
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ZeroF1(CheckedAmountPairs, evaluate.Metric):
+class ZeroF1(CheckedWrapper, evaluate.Metric):
     """``evaluate`` wrapper of :func:`zero_f1`."""
+
+    FUNCTION = "zero_f1"
+    OPTIONS = ("zero_threshold",)
+
+    def check_batch(self, batch):
+        _check_pair(batch["predictions"], batch["references"])
+
+    def check_one(self, example):
+        _check_example(example)
 
     def _info(self):
         return amount_pairs_info(_DESCRIPTION, _KWARGS_DESCRIPTION)

@@ -1,1 +1,0 @@
-../../courtbench/llm/core.py

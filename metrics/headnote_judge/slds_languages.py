@@ -1,0 +1,1 @@
+../_shared/slds_languages.py

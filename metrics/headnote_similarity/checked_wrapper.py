@@ -1,0 +1,1 @@
+../_shared/checked_wrapper.py
