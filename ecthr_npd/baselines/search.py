@@ -54,6 +54,7 @@ from ecthr_npd.baselines.selection import choose
 from ecthr_npd.baselines.zero_gate import ZeroSpec, gate, log_loss
 
 LIBRARY_ORDER = ("lightgbm", "xgboost", "catboost")
+MAX_TREES, TREE_STEP = 1000, 50  # every amount model: trees fitted, scoring interval
 BASE_PARAMS: dict[str, dict[str, Any]] = {
     "lightgbm": {"num_leaves": 31, "min_child_samples": 20, "reg_lambda": 0.0},
     "xgboost": {"max_depth": 6, "min_child_weight": 1.0},
@@ -137,7 +138,8 @@ class Search:
 
     def library(self, library: str) -> Candidate:
         """Stage 1 for one library (see the module docstring)."""
-        base = AmountSpec(library, params=tuple(sorted(BASE_PARAMS[library].items())))
+        base = AmountSpec(library, params=tuple(sorted(BASE_PARAMS[library].items())),
+                          max_trees=MAX_TREES, tree_step=TREE_STEP)
         stage = f"1a loss {library}"
         best = self._winner(stage, _best([self.evaluate(replace(base, **loss), stage)
                                           for loss in LOSSES_TRIED]))
@@ -247,19 +249,27 @@ class Search:
                 s = self.runner.record("4 zero gate", f"{_describe(source)} | P(zero) > "
                                        f"{threshold:g}", result.to_json(), gated,
                                        {"mae_limit": limit})
-                if s.mae <= limit:
-                    options.append((result, s))
-        if not options:
+                options.append((result, s))
+        best = gate_choice([(s.mae, s.scores["pooled"]["zero_f1"]) for _, s in options], limit)
+        if best is None:
             self.path.append({"stage": "4 zero gate", "winner": "no gate (none within the "
                               "MAE tolerance)", "mae": scored.mae})
             return config, scored.prediction
-        best = choose([(-s.scores["pooled"]["zero_f1"], s.mae) for _, s in options])
         result, s = options[best]
         self.path.append({"stage": "4 zero gate", "winner": s.name, "mae": s.mae,
                           "zero_f1": s.scores["pooled"]["zero_f1"]})
         self.runner.log({"stage": "4 zero gate winner", "candidate": s.name,
                          "config": result.to_json(), **s.scores})
         return result, s.prediction
+
+
+def gate_choice(candidates: list[tuple[float, float]], limit: float) -> int | None:
+    """Index of the gated candidate ``(pooled MAE, pooled Zero-F1)`` with the highest Zero-F1
+    among those with MAE ≤ ``limit`` (ties: lower MAE, then order); None if none is."""
+    feasible = [i for i, (mae, _) in enumerate(candidates) if mae <= limit]
+    if not feasible:
+        return None
+    return min(feasible, key=lambda i: (-candidates[i][1], candidates[i][0], i))
 
 
 def _describe(config: SelectedConfig) -> str:
