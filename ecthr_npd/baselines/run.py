@@ -4,9 +4,14 @@ Output folder (replaced atomically)::
 
     <system>.csv     header ``case_id,prediction``; one row per case of every split (train,
                      validation, test, in that order), prediction in EUR (shortest repr)
-    settings.json    per system: chosen settings, fit/predict seconds and the variant
+    settings.json    per system: chosen settings, fit/predict wall seconds, CPU seconds and
+                     the variant
                      (feature set, objective, selection, refit, seed); seeds, threads,
                      package versions, data fingerprint and source
+
+``selected`` is the configuration chosen on rolling-origin folds of the release
+(:mod:`ecthr_npd.baselines.selected_system`), refitted on train+validation; it needs the
+``trees`` extra and ignores --feature-set, --objective, --selection and --refit.
 
 File stems: the system name, suffixed by the options that change it (``catboost-X0-l1-rolling``
 for ``--feature-set X0 --objective l1 --selection rolling``), ``+refit`` for the
@@ -178,6 +183,11 @@ def _selected_missing(config: SelectedConfig = SELECTED) -> list[str]:
     return sorted(set(libraries.unavailable()) & SelectedSystem(config).libraries())
 
 
+def selected_available() -> bool:
+    """Whether every tree library ``selected`` needs is installed."""
+    return not _selected_missing()
+
+
 def default_systems() -> list[str]:
     """Every system whose packages are installed, in report order (the text systems only
     when asked for: they need the facts config and, for dense/sparse, a model folder)."""
@@ -278,7 +288,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
     Returns:
         (predictions, settings): ``file stem → float64 array`` aligned with
         ``data.all_ids()``; ``file stem → {"settings", "fit_seconds", "predict_seconds",
-        "variant"}``. Seed-independent systems are fitted with the first seed only.
+        "cpu_seconds" (fit and predict, every thread of this process), "variant"}``. Seed-independent systems are fitted with the first seed only.
     """
     options = options or Options()
     check_available(systems)
@@ -290,7 +300,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
         fitted: dict[str, Any] = {}
         for base, refit in _runs_of_seed(systems, options, first_seed=index == 0):
             name = options.variant(base) + ("+refit" if refit else "")
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             baseline = _fitted_baseline(base, name, refit, seed, fitted, options, data)
             fitted[name] = baseline
             done_fit = time.perf_counter()
@@ -301,6 +311,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
                 "settings": baseline.settings(),
                 "fit_seconds": round(done_fit - start, 3),
                 "predict_seconds": round(done - done_fit, 3),
+                "cpu_seconds": round(time.process_time() - cpu_start, 3),
                 "variant": _variant_record(base, name, refit, seed, suffix, options)}
             if progress:
                 print(f"  {name + suffix:<28} fit {done_fit - start:6.1f} s, predict "
