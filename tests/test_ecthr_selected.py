@@ -32,6 +32,7 @@ from ecthr_npd.baselines.protocol import FOLD_YEARS, SelectionData, fold_scores,
 from ecthr_npd.baselines.search import gate_choice
 from ecthr_npd.baselines.selected_config import (
     SELECTED,
+    SELECTED_FOLD_SCORES,
     Gate,
     Member,
     SelectedConfig,
@@ -244,6 +245,10 @@ def test_frozen_configuration_is_the_recorded_choice():
     """SELECTED in code is what the search on the release chose (its recorded output)."""
     record = json.loads(SELECTION_RECORD.read_text(encoding="utf-8"))
     assert SelectedConfig.from_json(record["configuration"]) == SELECTED
+    pooled = record["fold_scores"]["pooled"]
+    assert SELECTED_FOLD_SCORES["n"] == pooled["n"]
+    for key, digits in (("mae", 2), ("medae", 2), ("zero_f1", 4)):
+        assert SELECTED_FOLD_SCORES[key] == round(pooled[key], digits)
 
 
 def test_selected_system_combines_members_and_gate(data):
