@@ -54,6 +54,20 @@ def _commit() -> str | None:
         return None
 
 
+def _versions() -> dict[str, str]:
+    """Python and the installed versions of the libraries that decide the numbers."""
+    import importlib.metadata
+    import platform
+
+    versions = {"python": platform.python_version()}
+    for name in ("catboost", "lightgbm", "xgboost", "numpy", "scikit-learn", "pyarrow", "scipy"):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
 def _load(scratch: Path):
     """The release built into ``scratch`` and loaded (every split)."""
     from ecthr_npd.build import build_folder
@@ -122,6 +136,7 @@ def test_once(threads: int) -> dict[str, Any]:
     clock = Clock()
     with tempfile.TemporaryDirectory(prefix="ecthr-selection-") as scratch:
         data = _load(Path(scratch))
+        fingerprint = data.fingerprint
         system = SelectedSystem(SELECTED, threads=threads).fit(data.splits["train"],
                                                                data.splits["validation"])
         prediction = system.predict(inputs_only(data.splits["test"]))
@@ -130,7 +145,8 @@ def test_once(threads: int) -> dict[str, Any]:
     document = {"test": {k: result[k] for k in ("n", "mae", "rmse", "medae", "zero_f1",
                                                 "positive_f1", "r2")},
                 "configuration": SELECTED.to_json(), "selection_commit": chosen.get("commit"),
-                "commit": _commit(), "read_at": _now(), **clock.seconds()}
+                "commit": _commit(), "read_at": _now(), "seed": system.seed, "threads": threads,
+                "versions": _versions(), "data_fingerprint": fingerprint, **clock.seconds()}
     out.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return document
 
