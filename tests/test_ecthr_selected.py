@@ -72,20 +72,31 @@ def _without_test_targets(data: BenchmarkData) -> BenchmarkData:
     return dataclasses.replace(data, splits=splits)
 
 
-@pytest.fixture()
-def tiny_space(monkeypatch):
-    """The search's stages with a handful of candidates of 50 trees each."""
+@pytest.fixture(scope="module")
+def tiny_space():
+    """The search's stages with a handful of candidates of 50 trees each (for this module)."""
     _needs_lightgbm()
-    monkeypatch.setattr(search_module, "MAX_TREES", 50)
-    monkeypatch.setattr(search_module, "TREE_STEP", 25)
-    monkeypatch.setattr(search_module, "LOSSES_TRIED", ({"loss": "l1"}, {"loss": "squared"}))
-    monkeypatch.setattr(search_module, "REGULARISATION",
-                        {"lightgbm": {"num_leaves": (7, 31), "min_child_samples": (20,),
-                                      "reg_lambda": (0.0,)}})
-    monkeypatch.setattr(search_module, "HALF_LIVES", (5.0,))
-    monkeypatch.setattr(search_module, "KNN_K", (5,))
-    monkeypatch.setattr(search_module, "ZERO_SPECS", (TINY_ZERO,))
-    monkeypatch.setattr(search_module, "THRESHOLDS", (0.3, 0.5, 0.7, 0.95))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_module, "MAX_TREES", 50)
+        patch.setattr(search_module, "TREE_STEP", 25)
+        patch.setattr(search_module, "LOSSES_TRIED", ({"loss": "l1"}, {"loss": "squared"}))
+        patch.setattr(search_module, "REGULARISATION",
+                      {"lightgbm": {"num_leaves": (7, 31), "min_child_samples": (20,),
+                                    "reg_lambda": (0.0,)}})
+        patch.setattr(search_module, "HALF_LIVES", (5.0,))
+        patch.setattr(search_module, "KNN_K", (5,))
+        patch.setattr(search_module, "ZERO_SPECS", (TINY_ZERO,))
+        patch.setattr(search_module, "THRESHOLDS", (0.3, 0.5, 0.7, 0.95))
+        yield
+
+
+@pytest.fixture(scope="module")
+def searched(data, tiny_space):
+    """The tiny search on the synthetic train + validation, once: (result, log records)."""
+    records: list = []
+    result = _search(SelectionData.of(data.splits["train"], data.splits["validation"]),
+                     records)
+    return result, records
 
 
 def _search(selection: SelectionData, records: list):
@@ -105,15 +116,14 @@ def test_selection_data_holds_only_train_and_validation(data):
         SelectionData.of(data.splits["train"], inputs_only(data.splits["test"]))
 
 
-def test_search_runs_without_any_test_target_and_ignores_them(data, tiny_space):
+def test_search_runs_without_any_test_target_and_ignores_them(data, tiny_space, searched):
     """The whole search on data whose test split has no target column at all, and on the
     original data: the same choice, the same fold predictions; no fold holds a test case."""
     blind = _without_test_targets(data)
-    records_blind, records = [], []
+    records_blind: list = []
     chosen_blind = _search(SelectionData.of(blind.splits["train"],
                                             blind.splits["validation"]), records_blind)
-    chosen = _search(SelectionData.of(data.splits["train"], data.splits["validation"]),
-                     records)
+    chosen, records = searched
     assert chosen_blind.config == chosen.config
     np.testing.assert_array_equal(chosen_blind.prediction, chosen.prediction)
     assert [r["candidate"] for r in records_blind] == [r["candidate"] for r in records]
@@ -123,10 +133,8 @@ def test_search_runs_without_any_test_target_and_ignores_them(data, tiny_space):
         assert not test_ids & set(fold.score.column("case_id").to_pylist())
 
 
-def test_search_log_and_stage_rules(data, tiny_space):
-    records = []
-    result = _search(SelectionData.of(data.splits["train"], data.splits["validation"]),
-                     records)
+def test_search_log_and_stage_rules(searched):
+    result, records = searched
     scored = [r for r in records if "pooled" in r and "winner" not in r["stage"]]
     assert scored and all({"config", "folds", "seconds", "cpu_seconds"} <= set(r)
                           for r in scored)
@@ -280,3 +288,34 @@ def test_selected_system_is_deterministic_and_blind_to_test_targets(data):
         assert first.predict(table).tobytes() == again.predict(table).tobytes()
     with pytest.raises(RuntimeError, match="before fit"):
         SelectedSystem(TINY).predict(inputs_only(data.splits["test"]))
+
+
+def test_the_selecting_entry_point_hands_the_search_only_train_and_validation(
+        data, searched, tmp_path, monkeypatch):
+    """``python -m benchmarks.ecthr_selection search`` (the code that selects on the release):
+    whatever it loads, the search receives one SelectionData — train and validation, no test
+    case — and nothing else that holds data; its record goes where RESULTS points."""
+    monkeypatch.syspath_prepend(str(ROOT))
+    from benchmarks import ecthr_selection
+
+    calls = []
+
+    def spy(selection, **options):
+        calls.append((selection, options))
+        return searched[0]
+
+    monkeypatch.setattr(ecthr_selection, "_load", lambda scratch: data)
+    monkeypatch.setattr(ecthr_selection, "RESULTS", tmp_path)
+    monkeypatch.setattr(ecthr_selection.space, "search", spy)
+    document = ecthr_selection.run_search(threads=1)
+    [(selection, options)] = calls
+    assert type(selection) is SelectionData
+    assert set(options) == {"threads", "log", "progress"}
+    assert options["threads"] == 1
+    assert all(callable(options[k]) for k in ("log", "progress"))
+    ids = selection.pooled().column("case_id").to_pylist()
+    assert ids == data.ids("train") + data.ids("validation")
+    assert not set(ids) & set(data.ids("test"))
+    assert document["configuration"] == searched[0].config.to_json()
+    assert json.loads((tmp_path / "selection.json").read_text(encoding="utf-8"))[
+        "data_fingerprint"] == data.fingerprint
