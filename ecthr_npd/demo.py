@@ -9,7 +9,9 @@
     <out_dir>/ecthr_npd_text*/        dense (+ knn, bm25) on a 400-case build, when the
                                       small model package is installed (ecthr_npd.demo_text)
 
-``bm25`` runs with the baselines on the synthetic facts when ``bm25s`` is installed.
+``bm25`` runs with the baselines on the synthetic facts when ``bm25s`` is installed, and
+``selected`` (the configuration chosen on the release's rolling-origin folds, refitted on the
+stand-in's train+validation) when the tree libraries it needs are.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from courtbench.hub import verify_folder
 from ecthr_npd.audit import audit_folder
 from ecthr_npd.baselines import SYSTEMS
-from ecthr_npd.baselines.run import run_baselines_on
+from ecthr_npd.baselines.run import run_baselines_on, selected_available
 from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 from ecthr_npd.demo_text import bm25_available, run_dense_demo
@@ -59,7 +61,8 @@ def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
     predictions = out_dir / "ecthr_npd_predictions"
     report_dir = out_dir / "ecthr_npd_report"
     print("ecthr_npd demo: fitting the baselines …", file=sys.stderr, flush=True)
-    systems = [*SYSTEMS, *(["bm25"] if bm25_available() else [])]
+    systems = [*SYSTEMS, *(["selected"] if selected_available() else []),
+               *(["bm25"] if bm25_available() else [])]
     run_baselines_on(load_benchmark(folder, facts="bm25" in systems), predictions,
                      systems=systems)
     print("ecthr_npd demo: evaluating …", file=sys.stderr, flush=True)

@@ -19,7 +19,10 @@ Report (:class:`courtbench.report.Report`, tables in Markdown, JSON and CSV):
   on positive awards included) per system and view;
 - ``reference`` (when catboost/xgboost/lightgbm/ensemble files are given): courtbench against
   the paper's reference systems, with the seed spread (:mod:`ecthr_npd.paper_comparison`);
-  extra-seed files (``NAME.seedS``) appear only there;
+  extra-seed files (``NAME.seedS``) appear only there; ``paper_bar``: the ``selected`` system
+  and courtbench's best others against the paper's best rows and the authors' public code;
+  ``paper_constants`` (on the release, with a constant baseline): the constants on the
+  release's labels and on the two labels the paper used (:mod:`ecthr_npd.paper_constants`);
 - ``mae_by_range``: test MAE per award range (0 / >0–10k / 10k–50k / >50k EUR);
 - ``error_buckets``: share of test cases per relative-error bucket;
 - ``by_state``: test MAE per respondent state (the twelve with the most test cases, then all
@@ -57,7 +60,7 @@ from courtbench.report import Report, Table, write_report
 from ecthr_npd import report_tables, schema
 from ecthr_npd.data import SPLITS, BenchmarkData, load_benchmark
 from ecthr_npd.input_comparison import input_tables, prompted_runs
-from ecthr_npd.paper_comparison import is_replica, reference_table
+from ecthr_npd.paper_comparison import is_replica, paper_tables
 from ecthr_npd.versions import package_versions
 
 REFERENCE_SYSTEM = "train_median"
@@ -394,9 +397,8 @@ def build_report(data: BenchmarkData, systems: dict[str, dict[str, np.ndarray]],
                              zero_threshold=zero_threshold, resamples=resamples, seed=seed)
     tables = build_tables(data, scores, tests, top_articles=top_articles, variants=variants,
                           context=context)
-    reference = reference_table(all_scores, variants)
-    if reference is not None:
-        tables.insert(1, reference)
+    for position, table in enumerate(paper_tables(data, all_scores, variants), start=1):
+        tables.insert(position, table)
     tables += input_tables(scores, prompted_runs(prediction_files))
     metrics = {"npd_regression": {"zero_threshold": zero_threshold},
                "bootstrap_mae": {"n_resamples": resamples, "seed": seed,

@@ -58,9 +58,11 @@ def test_whole_demo_on_a_reduced_size(tmp_path, capsys):
         ".courtbench.json", "citation_lead.jsonl", "lead.jsonl", "settings.json"]
     # the text systems on the synthetic facts: bm25 with the baselines (bm25s installed), dense
     # on its own small build when the small model package is installed, else said so
+    from ecthr_npd.baselines.run import selected_available
     from ecthr_npd.demo_text import bm25_available, dense_model
 
-    expected = set(SYSTEMS) | ({"bm25"} if bm25_available() else set())
+    expected = (set(SYSTEMS) | ({"bm25"} if bm25_available() else set())
+                | ({"selected"} if selected_available() else set()))
     assert {p.stem for p in (out / "ecthr_npd_predictions").glob("*.csv")} == expected
     if dense_model(out)[0] is not None:
         assert (out / "ecthr_npd_text_predictions" / "dense.csv").is_file()

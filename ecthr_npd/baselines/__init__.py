@@ -4,8 +4,9 @@ and the paper's reference systems (CatBoost, XGBoost, LightGBM, their median ens
 Every baseline follows :mod:`ecthr_npd.baselines.base`: fit on train, choose settings without
 the test split, predict every split; deterministic by seed. :func:`make_baseline` builds one of
 :data:`SYSTEMS` by name (the systems that need nothing beyond the core install);
-:data:`TREE_SYSTEMS` need the optional extra ``trees`` and are built by
-:mod:`ecthr_npd.baselines.run`; :data:`TEXT_SYSTEMS` read the facts text
+:data:`TREE_SYSTEMS` and :data:`SELECTED_SYSTEMS` (``selected``: the configuration chosen on
+rolling-origin folds, :mod:`ecthr_npd.baselines.selected_system`) need the optional extra
+``trees`` and are built by :mod:`ecthr_npd.baselines.run`; :data:`TEXT_SYSTEMS` read the facts text
 (:mod:`ecthr_npd.baselines.text_systems`); :data:`ALL_SYSTEMS` lists both in report order.
 """
 
@@ -21,7 +22,10 @@ from ecthr_npd.baselines.text_systems import TEXT_SYSTEMS
 
 SYSTEMS = (*STATISTICS, "knn", "knn-metadata", "gbt", "hurdle")
 TREE_SYSTEMS = ("catboost", "xgboost", "lightgbm", "ensemble")
-ALL_SYSTEMS = (*SYSTEMS, *TREE_SYSTEMS, *TEXT_SYSTEMS)
+#: The configuration chosen on rolling-origin folds, refitted on train+validation
+#: (:mod:`ecthr_npd.baselines.selected_system`; needs the ``trees`` extra).
+SELECTED_SYSTEMS = ("selected",)
+ALL_SYSTEMS = (*SYSTEMS, *TREE_SYSTEMS, *SELECTED_SYSTEMS, *TEXT_SYSTEMS)
 
 
 def make_baseline(name: str, *, seed: int = 0, k: int = 20, threads: int = 1) -> Baseline:
@@ -48,5 +52,6 @@ def make_baseline(name: str, *, seed: int = 0, k: int = 20, threads: int = 1) ->
     raise ValueError(f"unknown baseline {name!r}; expected one of {', '.join(SYSTEMS)}")
 
 
-__all__ = ["ALL_SYSTEMS", "SYSTEMS", "TEXT_SYSTEMS", "TREE_SYSTEMS", "Baseline", "ConstantBaseline",
+__all__ = ["ALL_SYSTEMS", "SELECTED_SYSTEMS", "SYSTEMS", "TEXT_SYSTEMS", "TREE_SYSTEMS", "Baseline",
+           "ConstantBaseline",
            "GradientBoostedTrees", "HurdleModel", "KNNBaseline", "make_baseline"]

@@ -102,12 +102,14 @@ class ModelInput:
                 self._objects[:, j] = matrix[:, j].astype(np.int64)
             self.data = catboost.Pool(self._objects, cat_features=self._categorical)
 
-    def training(self, label: np.ndarray) -> Any:
-        """What ``fit`` takes: CatBoost a labelled Pool of the same rows, others the matrix."""
+    def training(self, label: np.ndarray, weight: np.ndarray | None = None) -> Any:
+        """What ``fit`` takes: CatBoost a labelled (and weighted) Pool of the same rows,
+        others the matrix."""
         if self.library == "catboost":
             import catboost
 
-            return catboost.Pool(self._objects, label=label, cat_features=self._categorical)
+            return catboost.Pool(self._objects, label=label, weight=weight,
+                                 cat_features=self._categorical)
         return self.data
 
 

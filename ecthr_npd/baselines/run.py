@@ -4,9 +4,14 @@ Output folder (replaced atomically)::
 
     <system>.csv     header ``case_id,prediction``; one row per case of every split (train,
                      validation, test, in that order), prediction in EUR (shortest repr)
-    settings.json    per system: chosen settings, fit/predict seconds and the variant
+    settings.json    per system: chosen settings, fit/predict wall seconds, CPU seconds and
+                     the variant
                      (feature set, objective, selection, refit, seed); seeds, threads,
                      package versions, data fingerprint and source
+
+``selected`` is the configuration chosen on rolling-origin folds of the release
+(:mod:`ecthr_npd.baselines.selected_system`), refitted on train+validation; it needs the
+``trees`` extra and ignores --feature-set, --objective, --selection and --refit.
 
 File stems: the system name, suffixed by the options that change it (``catboost-X0-l1-rolling``
 for ``--feature-set X0 --objective l1 --selection rolling``), ``+refit`` for the
@@ -27,12 +32,20 @@ import numpy as np
 from courtbench import option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.hub.atomic import check_replaceable
-from ecthr_npd.baselines import ALL_SYSTEMS, TEXT_SYSTEMS, TREE_SYSTEMS, make_baseline
+from ecthr_npd.baselines import (
+    ALL_SYSTEMS,
+    SELECTED_SYSTEMS,
+    TEXT_SYSTEMS,
+    TREE_SYSTEMS,
+    make_baseline,
+)
 from ecthr_npd.baselines import boosting_libraries as libraries
 from ecthr_npd.baselines.base import limited_threads
 from ecthr_npd.baselines.boosting_systems import FEATURE_SET_NAMES, BoostedTrees
 from ecthr_npd.baselines.ensemble import MedianEnsemble
 from ecthr_npd.baselines.prediction_files import is_predictions_folder, write_predictions
+from ecthr_npd.baselines.selected_config import SELECTED, SelectedConfig
+from ecthr_npd.baselines.selected_system import SelectedSystem
 from ecthr_npd.baselines.selection import SELECTIONS
 from ecthr_npd.baselines.text_systems import (
     TextOptions,
@@ -46,7 +59,7 @@ from ecthr_npd.versions import package_versions
 # How the systems without --selection choose their settings (constants and knn choose none;
 # the text systems choose k on validation).
 CORE_SELECTION = {"gbt": "validation", "hurdle": "validation", "bm25": "validation",
-                  "dense": "validation", "sparse": "validation"}
+                  "dense": "validation", "sparse": "validation", "selected": "rolling"}
 
 
 def _systems(text: str) -> list[str]:
@@ -147,6 +160,7 @@ class Options:
     grids: dict[str, dict[str, tuple]] | None = None  # tests: small grids per library
     max_trees: int = libraries.MAX_TREES
     text: TextOptions = TextOptions()
+    selected: SelectedConfig = SELECTED  # tests: a small configuration
 
     def variant(self, base: str) -> str:
         """``base`` with the suffixes of the options that change it: ``-X0``, ``-l1``,
@@ -158,6 +172,16 @@ class Options:
             (self.selection, "validation")) if value != default)
 
 
+def _selected_missing(config: SelectedConfig = SELECTED) -> list[str]:
+    """The tree libraries ``selected`` needs that are not installed."""
+    return sorted(set(libraries.unavailable()) & SelectedSystem(config).libraries())
+
+
+def selected_available() -> bool:
+    """Whether every tree library ``selected`` needs is installed."""
+    return not _selected_missing()
+
+
 def default_systems() -> list[str]:
     """Every system whose packages are installed, in report order (the text systems only
     when asked for: they need the facts config and, for dense/sparse, a model folder)."""
@@ -165,6 +189,8 @@ def default_systems() -> list[str]:
     names = [n for n in ALL_SYSTEMS if n not in missing and n not in TEXT_SYSTEMS]
     if len(missing) == len(libraries.LIBRARIES):
         names.remove("ensemble")
+    if _selected_missing():
+        names.remove("selected")
     return names
 
 
@@ -174,6 +200,9 @@ def check_available(systems: list[str]) -> None:
     if missing:
         raise CourtbenchError(f"--systems: {', '.join(missing)} unavailable (not installed); "
                               f"install with: {libraries.INSTALL_COMMAND}")
+    if "selected" in systems and _selected_missing():
+        raise CourtbenchError(f"--systems: selected needs {', '.join(_selected_missing())} "
+                              f"(not installed); install with: {libraries.INSTALL_COMMAND}")
     if "ensemble" in systems and not set(systems) & set(libraries.LIBRARIES):
         raise CourtbenchError("--systems: ensemble takes the median of catboost/xgboost/"
                               "lightgbm; add at least one of them to --systems")
@@ -182,6 +211,8 @@ def check_available(systems: list[str]) -> None:
 def _make(name: str, seed: int, options: Options, data: BenchmarkData):
     if name in TEXT_SYSTEMS:
         return make_text_system(name, data.facts, options.text)
+    if name in SELECTED_SYSTEMS:
+        return SelectedSystem(options.selected, seed=seed, threads=options.threads)
     if name in libraries.LIBRARIES:
         grid = (options.grids or {}).get(name)
         return BoostedTrees(name, options.feature_set, options.objective, options.selection,
@@ -226,7 +257,7 @@ def _variant_record(base: str, name: str, refit: bool, seed: int, suffix: str,
                     options: Options) -> dict[str, Any]:
     """What settings.json records of a file's system: system, refit, seed, replica_of and
     the options that shaped it."""
-    return {"system": base, "refit": refit, "seed": seed,
+    return {"system": base, "refit": refit or base in SELECTED_SYSTEMS, "seed": seed,
             "replica_of": name if suffix else None,
             **({"feature_set": options.feature_set, "objective": options.objective,
                 "selection": options.selection}
@@ -251,7 +282,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
     Returns:
         (predictions, settings): ``file stem → float64 array`` aligned with
         ``data.all_ids()``; ``file stem → {"settings", "fit_seconds", "predict_seconds",
-        "variant"}``. Seed-independent systems are fitted with the first seed only.
+        "cpu_seconds" (fit and predict, every thread of this process), "variant"}``. Seed-independent systems are fitted with the first seed only.
     """
     options = options or Options()
     check_available(systems)
@@ -263,7 +294,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
         fitted: dict[str, Any] = {}
         for base, refit in _runs_of_seed(systems, options, first_seed=index == 0):
             name = options.variant(base) + ("+refit" if refit else "")
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             baseline = _fitted_baseline(base, name, refit, seed, fitted, options, data)
             fitted[name] = baseline
             done_fit = time.perf_counter()
@@ -274,6 +305,7 @@ def fit_and_predict(data: BenchmarkData, systems: list[str], *, options: Options
                 "settings": baseline.settings(),
                 "fit_seconds": round(done_fit - start, 3),
                 "predict_seconds": round(done - done_fit, 3),
+                "cpu_seconds": round(time.process_time() - cpu_start, 3),
                 "variant": _variant_record(base, name, refit, seed, suffix, options)}
             if progress:
                 print(f"  {name + suffix:<28} fit {done_fit - start:6.1f} s, predict "
