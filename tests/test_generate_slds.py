@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
 from pathlib import Path
 
 import datasets
@@ -70,6 +71,19 @@ def api_key(monkeypatch):
 def _args(folder: Path, url: str, out: Path, *extra: str) -> list[str]:
     return ["generate", "slds", "--data", str(folder), "--base-url", url, "--model", "gen-m",
             "--out", str(out), "--api-key-env", "GEN_TEST_KEY", *extra]
+
+
+def written_secrets(folder: Path, secret: bytes) -> list[str]:
+    """Files under ``folder`` holding ``secret`` (an Inspect ``.eval`` log member by member,
+    decompressed)."""
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        blobs = [path.read_bytes()]
+        if path.suffix == ".eval":
+            with zipfile.ZipFile(path) as archive:
+                blobs = [archive.read(name) for name in archive.namelist()]
+        found += [str(path) for blob in blobs if secret in blob]
+    return found
 
 
 def _sample(request: dict) -> str:
@@ -147,8 +161,8 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
         captured = capsys.readouterr()
         assert main(args) == 1  # failures are not cached: only they are sent again
         resent = server.requests[len(first_requests):]
-    assert "incomplete: 3 request(s) failed (33.3% > --max-failure-share 0)" in captured.err
-    assert "3 answer(s) cut at max_tokens" in captured.err
+    assert "incomplete: 3 sample(s) failed (33.3% > --max-failure-share 0)" in captured.err
+    assert "3 answer(s) cut at the token limit" in captured.err
     assert "no one_shot_examples row for it_it: those ran zero-shot" in captured.err
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["sample_id"] for r in records] == [1000 + 10 * i + j for i in range(3) for j in range(3)]
@@ -156,7 +170,7 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
     assert records[0]["prediction"] == "Art. 1 ZGB; generiert." and records[0]["reasoning"] == "Which articles?"
     assert records[0]["usage"] == {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
     failed = records[3:6]
-    assert all(r["prediction"] is None and r["error"].startswith("HTTP 500") for r in failed)
+    assert all(r["prediction"] is None and r["error"].startswith("InternalServerError") for r in failed)
     assert all(r["prediction"] == "" and r["finish_reason"] == "length" for r in records[6:])
     assert len(first_requests) == 3 + 3 * 2 + 3 and len(resent) == 3 * 2
     # one-shot: de_fr carries its validation row as a user/assistant exchange; it_it has none
@@ -175,14 +189,13 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
     assert manifest["endpoint_host"] == server.url.rsplit("/", 1)[0] and manifest["model"] == "gen-m"
     assert manifest["counts"]["failed"] == 3 and manifest["counts"]["empty"] == 3
     assert manifest["counts"]["ok"] == 3 and manifest["counts"]["failed_sample_ids"] == [1010, 1011, 1012]
-    assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == 0
+    assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == len(resent) == 6
     assert manifest["prompts"]["system_prompt_sha256"] == hashlib.sha256(SYSTEM.encode()).hexdigest()
     assert manifest["usage"]["total_tokens"] == 330 and manifest["courtbench_version"]
-    written = out.read_bytes() + (tmp_path / "preds.jsonl.manifest.json").read_bytes() \
-        + (tmp_path / "preds.llm-cache.sqlite").read_bytes()
-    assert b"sk-gen-secret" not in written
+    assert written_secrets(tmp_path, b"sk-gen-secret") == []  # output, manifest, cache, log
     assert manifest["llm_run"]["complete"] is False and manifest["llm_run"]["failed"] == 3
-    assert manifest["llm_run"]["failures_by_kind"] == {"http": 3}
+    assert manifest["llm_run"]["failures_by_kind"] == {"request_failed": 3}
+    assert manifest["llm_run"]["inspect_log"].endswith(".eval")
 
 
 def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_path, capsys):
@@ -273,7 +286,7 @@ def test_limit_decoding_headers_and_a_run_summary_that_counts_truncated_answers(
     manifest = json.loads((tmp_path / "g.jsonl.manifest.json").read_text())
     assert manifest["llm_run"]["limit"] == 2 and manifest["llm_run"]["truncated_answers"] == 2
     assert manifest["header_names"] == ["X-Run"] and "r1" not in json.dumps(manifest)
-    assert "2 answer(s) cut at max_tokens" in capsys.readouterr().err
+    assert "2 answer(s) cut at the token limit" in capsys.readouterr().err
 
 
 def test_generation_and_judge_outputs_of_one_name_keep_their_own_manifests(slds_folder, tmp_path,

@@ -12,7 +12,8 @@ hosted API), run through Inspect's ``openai-api/courtbench/<--model>`` provider;
 Fields courtbench owns never come from ``--extra-body``: the request's model, messages, tools
 and the published settings each have their own option (:data:`OWNED_FIELDS` are refused).
 ``--top-k`` and ``--repetition-penalty`` go in the request body for servers that read them
-and are dropped for model families whose APIs refuse them (:func:`refused_parameters`).
+(top-k as the provider's own setting where it has one) and are dropped for model families
+whose APIs refuse them, by the model's name whatever the host (:func:`refused_parameters`).
 """
 
 from __future__ import annotations
@@ -41,19 +42,44 @@ OWNED_FIELDS = frozenset({"model", "messages", "tools", "tool_choice", "function
                           "function_call", "n", "stream", "stream_options", "temperature",
                           "seed", "max_tokens", "max_completion_tokens", "top_p", "stop",
                           "response_format", "logprobs", "top_logprobs"})
-#: Model families (by the model name's last part) whose hosted APIs refuse server sampling
-#: parameters: OpenAI and DeepSeek refuse both, Anthropic accepts top_k natively.
-_REFUSING = ((re.compile(r"^(gpt-|o\d|chatgpt|deepseek)", re.I), ("top_k", "repetition_penalty")),
-             (re.compile(r"^claude", re.I), ("repetition_penalty",)))
+#: Model families (by the model name's last part) whose APIs refuse server sampling
+#: parameters, as the published evaluation drops them: GPT / o-series, DeepSeek and Claude
+#: names lose top-k and the repetition penalty through any host ...
+_REFUSING = re.compile(r"^(gpt-|o\d|chatgpt|deepseek|claude)", re.I)
+#: ... except Anthropic's own API (Inspect's ``anthropic/`` provider), which takes top-k.
+_KEEPS_TOP_K = ("anthropic",)
+#: Inspect providers that take top-k as their own setting (the rest get it in the body).
+NATIVE_TOP_K = ("anthropic", "hf", "google", "bedrock", "together")
+SAMPLING = ("top_k", "repetition_penalty")
 
 
 def refused_parameters(model: str) -> tuple[str, ...]:
-    """Server sampling parameters the API of ``model``'s family refuses (HTTP 400)."""
-    name = model.rsplit("/", 1)[-1]
-    for pattern, refused in _REFUSING:
-        if pattern.match(name):
-            return refused
-    return ()
+    """Server sampling parameters that are not sent to ``model`` (an Inspect model name,
+    ``provider/.../name``): by the family of its last part, whatever the host."""
+    provider, name = model.split("/", 1)[0].lower(), model.rsplit("/", 1)[-1]
+    if not _REFUSING.match(name):
+        return ()
+    return ("repetition_penalty",) if provider in _KEEPS_TOP_K else SAMPLING
+
+
+def sampling_config(model: str, top_k: int | None, repetition_penalty: float | None,
+                    body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``GenerateConfig`` fields carrying ``top_k`` / ``repetition_penalty`` to ``model``
+    (an Inspect model name): none refused by its family; top-k native for the providers of
+    :data:`NATIVE_TOP_K`, else in ``extra_body`` (with ``body``'s fields)."""
+    refused = refused_parameters(model)
+    body = dict(body or {})
+    config: dict[str, Any] = {}
+    for name, value in (("top_k", top_k), ("repetition_penalty", repetition_penalty)):
+        if value is None or name in refused:
+            continue
+        if name == "top_k" and model.split("/", 1)[0].lower() in NATIVE_TOP_K:
+            config["top_k"] = value
+        else:
+            body[name] = value
+    if body:
+        config["extra_body"] = body
+    return config
 
 
 #: Option types, checked by the boundary validator while parsing (see option_checks).
@@ -249,7 +275,7 @@ class ModelOptions:
 
     def dropped_parameters(self) -> list[str]:
         """The server sampling options given but dropped for this model's family."""
-        refused = refused_parameters(self.model)
+        refused = refused_parameters(self.inspect_model)
         return [name for name, value in (("top_k", self.top_k),
                                          ("repetition_penalty", self.repetition_penalty))
                 if value is not None and name in refused]
@@ -257,17 +283,12 @@ class ModelOptions:
     def generate_config(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Inspect ``GenerateConfig`` fields: the dataset's ``settings`` (temperature, seed,
         max_tokens …), the run controls and the decoding options."""
-        body = dict(self.extra_body)
-        dropped = self.dropped_parameters()
-        for name, value in (("top_k", self.top_k), ("repetition_penalty", self.repetition_penalty)):
-            if value is not None and name not in dropped:
-                body[name] = value
         config = {**settings, "max_connections": self.concurrency,
-                  "timeout": int(max(1, round(self.timeout))), "max_retries": self.max_retries}
+                  "timeout": int(max(1, round(self.timeout))), "max_retries": self.max_retries,
+                  **sampling_config(self.inspect_model, self.top_k, self.repetition_penalty,
+                                    self.extra_body)}
         if self.stop:
             config["stop_seqs"] = list(self.stop)
-        if body:
-            config["extra_body"] = body
         return config
 
     def record(self) -> dict[str, Any]:
