@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zipfile
 from pathlib import Path
 
 import datasets
 import pytest
-from fake_chat_server import FakeChatServer, Reply
+from fake_chat_server import FakeChatServer, Reply, written_secrets
 
 from courtbench.cli import main
 from courtbench.hub import ConfigSpec, write_hub_folder
@@ -71,19 +70,6 @@ def api_key(monkeypatch):
 def _args(folder: Path, url: str, out: Path, *extra: str) -> list[str]:
     return ["generate", "slds", "--data", str(folder), "--base-url", url, "--model", "gen-m",
             "--out", str(out), "--api-key-env", "GEN_TEST_KEY", *extra]
-
-
-def written_secrets(folder: Path, secret: bytes) -> list[str]:
-    """Files under ``folder`` holding ``secret`` (an Inspect ``.eval`` log member by member,
-    decompressed)."""
-    found = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        blobs = [path.read_bytes()]
-        if path.suffix == ".eval":
-            with zipfile.ZipFile(path) as archive:
-                blobs = [archive.read(name) for name in archive.namelist()]
-        found += [str(path) for blob in blobs if secret in blob]
-    return found
 
 
 def _sample(request: dict) -> str:
