@@ -373,3 +373,18 @@ def test_published_parse_mode_is_named_in_the_output(hub_folder, tmp_path, capsy
     assert result["parse"] == "published" and result["run"]["parse"] == "published"
     assert result["score"] == 50.0 and result["n_excluded"] == 0  # 3 + 3 summed: 10 * (6 - 1)
     assert "parse published" in capsys.readouterr().out
+
+
+def test_config_all_judges_every_pair_in_one_run(hub_folder, tmp_path):
+    ids = _test_ids("de_fr", 40) + _test_ids("it_it", 3)
+    predictions = _write_jsonl(tmp_path / "all.jsonl", ids)
+    out = tmp_path / "judge.json"
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5))) as server:
+        args = _args(hub_folder, predictions, server.url, out)
+        args[args.index("--config") + 1] = "all"
+        assert main(args) == 0
+        assert len(server.requests) == 43
+    result = json.loads(out.read_text())
+    assert sorted(s["sample_id"] for s in result["samples"]) == sorted(ids)
+    assert sorted(result["by_language_pair"]) == ["de_fr", "it_it"]
+    assert result["macro_score"] == result["score"] == pytest.approx(50.0)
