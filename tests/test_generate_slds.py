@@ -8,58 +8,17 @@ import hashlib
 import json
 from pathlib import Path
 
-import datasets
 import pytest
 from fake_chat_server import FakeChatServer, Reply, written_secrets
+from slds_fixtures import LANGS, pair_rows, write_pair_folder
 
 from courtbench.cli import main
-from courtbench.hub import ConfigSpec, write_hub_folder
 from slds.generate import build_messages, cut_decision, load_prompts, render_user
-from slds.schema import FEATURES
-
-LANGS = ("de", "fr", "it")
-INT_FEATURES = datasets.Features({**FEATURES.to_datasets(), "sample_id": datasets.Value("int64")})
-ROW = {"law_area": 0, "year": 2023, "volume": "I", "url": "https://example.org"}
-
-
-def _table(rows: list[dict]) -> datasets.Dataset:
-    return datasets.Dataset.from_dict({name: [r[name] for r in rows] for name in INT_FEATURES},
-                                      features=INT_FEATURES)
-
-
-def _rows(base: int, split: str) -> list[dict]:
-    rows = []
-    for i, decision_language in enumerate(LANGS):
-        for j, headnote_language in enumerate(LANGS):
-            decision = (f"{split} decision {i} ({decision_language}).\n\nSecond paragraph of "
-                        f"{split} decision {i}, which is longer than the first one.")
-            rows.append({**ROW, "sample_id": base + 10 * i + j, "decision_id": f"{split}-{i}",
-                         "decision": decision, "decision_language": decision_language,
-                         "headnote": f"Art. {i + 1} ZGB; {split} headnote {i}/{headnote_language}.",
-                         "headnote_language": headnote_language})
-    return rows
-
-
-def _write_slds_folder(root: Path, configs: list[ConfigSpec]) -> Path:
-    """``configs`` as a tiny SLDS Hub folder ``root/slds`` (one-line card)."""
-    template = root / "card.md"
-    template.write_text("tiny\n")
-    write_hub_folder(root / "slds", configs, card_template=template, card_context={},
-                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
-    return root / "slds"
 
 
 @pytest.fixture(scope="module")
 def slds_folder(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("slds_generate")
-    test, validation = _rows(1000, "test"), _rows(2000, "validation")
-    configs = [ConfigSpec("default", {"test": _table(test), "validation": _table(validation)},
-                          default=True)]
-    for row in validation:  # every pair but it_it has its one-shot example
-        pair = f"{row['decision_language']}_{row['headnote_language']}"
-        if pair != "it_it":
-            configs.append(ConfigSpec(pair, {"one_shot_examples": _table([row])}))
-    return _write_slds_folder(root, configs)
+    return write_pair_folder(tmp_path_factory.mktemp("slds_generate"))
 
 
 @pytest.fixture(autouse=True)
@@ -323,7 +282,7 @@ def test_a_full_disk_while_writing_the_output_is_one_line_and_a_rerun_sends_noth
 
 def test_decisions_are_cut_by_the_tokens_of_a_local_tokenizer(slds_folder, tmp_path):
     tokenizers = pytest.importorskip("tokenizers")
-    words = sorted({w for r in _rows(1000, "test") for w in r["decision"].split()})
+    words = sorted({w for r in pair_rows(1000, "test") for w in r["decision"].split()})
     model = tokenizers.models.WordLevel({w: i for i, w in enumerate(["[UNK]", *words])},
                                         unk_token="[UNK]")
     tokenizer = tokenizers.Tokenizer(model)
