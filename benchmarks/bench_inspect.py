@@ -1,5 +1,6 @@
 """The Inspect runner (:func:`courtbench.inspect_glue.runner.run_task`) against today's
-home-made runner (:func:`courtbench.llm.run_chat`) in the same run.
+home-made runner (``courtbench/llm/core.py``'s ``run_requests``, kept only as the headnote_judge
+module's linked client until that module carries its own) in the same run.
 
 Against the scripted chat server of the tests in a separate process (its CPU is not the
 client's), with SLDS-sized messages (~4 KB):
@@ -23,7 +24,7 @@ from pathlib import Path
 from benchmarks.server_process import ServerProcess
 from courtbench.inspect_glue.options import ModelOptions
 from courtbench.inspect_glue.runner import run_task
-from courtbench.llm import ChatRequest, EndpointConfig, run_chat
+from courtbench.llm.core import ChatRequest, EndpointConfig, run_requests
 
 SERVER = """
 import sys, time
@@ -74,7 +75,7 @@ def _today(n: int, prefix: str, url: str, concurrency: int, cache: Path | None =
     requests = [ChatRequest(str(i), _messages(i, prefix, 4000), dict(SETTINGS)) for i in range(n)]
     config = EndpointConfig(url, "m", api_key_env=None, concurrency=concurrency,
                             cache_path=cache, max_retries=0)
-    return run_chat(requests, config, progress=False)
+    return run_requests(requests, config)
 
 
 def client_overhead() -> dict:

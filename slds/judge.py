@@ -234,8 +234,7 @@ def settings_from_evaluate_args(args: argparse.Namespace) -> JudgeSettings | Non
         "model", "base_url", "api_key_env", "concurrency", "timeout", "max_retries", "cache",
         "limit", "header", "max_failure_share", "max_answer_chars")}
     try:
-        options = ModelOptions.from_args(argparse.Namespace(**values),
-                                         default_dir=default_dir(args.out))
+        options = ModelOptions.from_values(values, default_dir=default_dir(args.out))
     except CourtbenchError as error:
         raise CourtbenchError(str(error).replace("--", "--judge-", 1)) from None
     return JudgeSettings(options, failed_as_zero=args.judge_failed_as_zero, progress=False,

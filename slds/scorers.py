@@ -20,7 +20,7 @@ hold every request in flight for seconds).
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
+from dataclasses import dataclass
 from typing import Any
 
 from inspect_ai.model import (
@@ -121,6 +121,17 @@ def judge_messages(module, templates, gold: str, prediction: str, language: str)
             for m in module.render_messages(templates, gold, prediction, language)]
 
 
+@dataclass(frozen=True)
+class JudgeAnswer:
+    """One judge answer as the module's ``sample_record`` reads it."""
+
+    answer: str | None
+    reasoning: str | None
+    error: str | None
+    finish_reason: str | None
+    cached: bool = False
+
+
 def judge_record(module, sample_id, pair: str, output, error: str | None, *, parse: str,
                  max_tokens: int, max_answer_chars: int | None = None) -> dict[str, Any]:
     """The module's per-sample record (status ``scored`` / ``unparsed`` / ``request_failed``,
@@ -134,8 +145,7 @@ def judge_record(module, sample_id, pair: str, output, error: str | None, *, par
         if max_answer_chars is not None and size > max_answer_chars:
             error = f"answer of {size:,} characters over --max-answer-chars {max_answer_chars:,}"
             answer = reasoning = None
-    result = SimpleNamespace(answer=answer, reasoning=reasoning, error=error, cached=False,
-                             finish_reason=stop)
+    result = JudgeAnswer(answer, reasoning, error, stop)
     return module.sample_record(sample_id, pair, result, max_tokens, parse)
 
 

@@ -52,7 +52,7 @@ INT_FEATURES = datasets.Features({**FEATURES.to_datasets(), "sample_id": dataset
 PAIR_ROW = {"law_area": 0, "year": 2023, "volume": "I", "url": "https://example.org"}
 
 
-def _table(rows: list[dict]) -> datasets.Dataset:
+def pair_table(rows: list[dict]) -> datasets.Dataset:
     return datasets.Dataset.from_dict({name: [r[name] for r in rows] for name in INT_FEATURES},
                                       features=INT_FEATURES)
 
@@ -70,7 +70,7 @@ def pair_rows(base: int, split: str) -> list[dict]:
     return rows
 
 
-def _write_slds_folder(root: Path, configs: list[ConfigSpec]) -> Path:
+def write_configs_folder(root: Path, configs: list[ConfigSpec]) -> Path:
     """``configs`` as a tiny SLDS Hub folder ``root/slds`` (one-line card)."""
     template = root / "card.md"
     template.write_text("tiny\n")
@@ -84,10 +84,10 @@ def write_pair_folder(root: Path) -> Path:
     ``1000 + 10 * decision + headnote`` and ``2000 + ...``), each pair's validation row its
     one_shot_examples row except it_it's (none)."""
     test, validation = pair_rows(1000, "test"), pair_rows(2000, "validation")
-    configs = [ConfigSpec("default", {"test": _table(test), "validation": _table(validation)},
+    configs = [ConfigSpec("default", {"test": pair_table(test), "validation": pair_table(validation)},
                           default=True)]
     for row in validation:  # every pair but it_it has its one-shot example
         pair = f"{row['decision_language']}_{row['headnote_language']}"
         if pair != "it_it":
-            configs.append(ConfigSpec(pair, {"one_shot_examples": _table([row])}))
-    return _write_slds_folder(root, configs)
+            configs.append(ConfigSpec(pair, {"one_shot_examples": pair_table([row])}))
+    return write_configs_folder(root, configs)

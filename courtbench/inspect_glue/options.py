@@ -213,38 +213,43 @@ class ModelOptions:
     def from_args(cls, args: argparse.Namespace, *, default_dir: Path) -> ModelOptions:
         """The options of ``args``; ``--cache`` / ``--log-dir`` default to
         ``default_dir/cache`` and ``default_dir/logs``. CourtbenchError names a bad option."""
-        model = getattr(args, "model", None)
+        return cls.from_values(vars(args), default_dir=default_dir)
+
+    @classmethod
+    def from_values(cls, args: dict[str, Any], *, default_dir: Path) -> ModelOptions:
+        """:meth:`from_args` of option values by their ``dest`` names (``model``,
+        ``base_url``, ``concurrency`` …; absent ones take their defaults)."""
+        model = args.get("model", None)
         if not model:
             raise CourtbenchError("--model: required (a model name at --base-url, or an Inspect "
                                   "model such as openai/gpt-4o-mini)")
-        base_url = getattr(args, "base_url", None)
-        key_env = getattr(args, "api_key_env", None)
+        base_url = args.get("base_url", None)
+        key_env = args.get("api_key_env", None)
         _check_endpoint(base_url, key_env)
         options = cls(
             model=model, base_url=base_url, api_key_env=key_env,
-            concurrency=_checked("--concurrency", check_count, args.concurrency, "--concurrency",
+            concurrency=_checked("--concurrency", check_count, args.get("concurrency", 8), "--concurrency",
                                  high=MAX_CONCURRENCY),
-            timeout=_checked("--timeout", check_number, args.timeout, "--timeout", low=0,
+            timeout=_checked("--timeout", check_number, args.get("timeout", 120.0), "--timeout", low=0,
                              low_open=True, high=86_400, what="seconds"),
-            max_retries=_checked("--max-retries", check_count, args.max_retries,
+            max_retries=_checked("--max-retries", check_count, args.get("max_retries", 6),
                                  "--max-retries", low=0, high=MAX_RETRIES),
-            cache_dir=Path(args.cache) if getattr(args, "cache", None) else default_dir / "cache",
-            log_dir=Path(args.log_dir) if getattr(args, "log_dir", None) else default_dir / "logs",
-            dry_run=bool(getattr(args, "dry_run", False)),
-            limit=None if getattr(args, "limit", None) is None else _checked(
-                "--limit", check_count, args.limit, "--limit", high=2**31),
-            headers=tuple(getattr(args, "header", None) or ()),
+            cache_dir=Path(args["cache"]) if args.get("cache", None) else default_dir / "cache",
+            log_dir=Path(args["log_dir"]) if args.get("log_dir", None) else default_dir / "logs",
+            dry_run=bool(args.get("dry_run", False)),
+            limit=None if args.get("limit", None) is None else _checked(
+                "--limit", check_count, args["limit"], "--limit", high=2**31),
+            headers=tuple(args.get("header", None) or ()),
             max_failure_share=_checked("--max-failure-share", check_number,
-                                       getattr(args, "max_failure_share", 0.0),
+                                       args.get("max_failure_share", 0.0),
                                        "--max-failure-share", low=0, high=1, what="a share"),
             max_answer_chars=_checked("--max-answer-chars", check_count,
-                                      getattr(args, "max_answer_chars",
-                                              DEFAULT_MAX_ANSWER_CHARS),
+                                      args.get("max_answer_chars", DEFAULT_MAX_ANSWER_CHARS),
                                       "--max-answer-chars", high=10**9),
-            stop=tuple(getattr(args, "stop", None) or ()),
-            top_k=getattr(args, "sampling_top_k", None),
-            repetition_penalty=getattr(args, "repetition_penalty", None),
-            extra_body=extra_body(getattr(args, "extra_body", None)))
+            stop=tuple(args.get("stop", None) or ()),
+            top_k=args.get("sampling_top_k", None),
+            repetition_penalty=args.get("repetition_penalty", None),
+            extra_body=extra_body(args.get("extra_body", None)))
         options.check_decoding()
         for path, option in ((options.cache_dir, "--cache"), (options.log_dir, "--log-dir")):
             if path.exists() and not path.is_dir():
