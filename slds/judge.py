@@ -247,8 +247,8 @@ def add_evaluate_judge_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("LLM judge (runs when --judge-model is given, through "
                                       "Inspect AI; defaults as `courtbench judge slds`)")
     group.add_argument("--judge-model", metavar="NAME",
-                       help="with --judge-base-url: the judge's name at that server; without: "
-                            "an Inspect model (openai/gpt-4o-mini, anthropic/...)")
+                       help="the judge: its name at --judge-base-url, or (no "
+                            "--judge-base-url) an Inspect model (openai/gpt-4o-mini, ...)")
     group.add_argument("--judge-base-url", metavar="URL",
                        help="an OpenAI-compatible server of the judge model")
     group.add_argument("--judge-api-key-env", metavar="VAR",

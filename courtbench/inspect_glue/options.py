@@ -116,7 +116,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8
     ``--top-k`` for something else (its value is ``args.sampling_top_k`` either way)."""
     group = parser.add_argument_group("model (run through Inspect AI)")
     group.add_argument("--model", required=required, metavar="NAME",
-                       help="with --base-url: the model name at that server; without: an "
+                       help="the model: its name at --base-url, or (no --base-url) an "
                             "Inspect model (openai/gpt-4o-mini, anthropic/..., vllm/..., hf/...)")
     group.add_argument("--base-url", metavar="URL",
                        help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 "
