@@ -1,4 +1,4 @@
-"""Answer parsing is linear in the answer's length: :func:`courtbench.llm.core.split_reasoning`
+"""Answer parsing is linear in the answer's length: :func:`courtbench.inspect_glue.reasoning.split_reasoning`
 and ``parse_award`` on adversarial answers (100 KB of unclosed ``<think>`` tags, 500 KB of
 ``{``, unterminated JSON strings, repeated keys and amounts).
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from courtbench.llm.core import split_reasoning
+from courtbench.inspect_glue.reasoning import split_reasoning
 from ecthr_npd.prompting.parsing import parse_award
 
 SMALL = 5_000

@@ -5,12 +5,14 @@ macro-average over the language pairs present and one column per pair, for each 
 bootstrap standard errors; and one 3×3 heatmap PNG per metric (decision language ×
 headnote language, one panel per system). Scores are on the 0–100 scale, higher is better.
 BERTScore runs only with ``--bertscore`` (the ``bertscore`` extra); the judge only with
-``--judge-base-url`` and ``--judge-model`` (:mod:`slds.judge`, the defaults of
-``courtbench judge slds``; exit status 1 when a judge request failed or nothing was scored).
+``--judge-model`` (:mod:`slds.judge`, through Inspect AI with the defaults of ``courtbench judge
+slds``; exit status 1 when a judge request failed or nothing was scored).
 
 Predictions files may be the output of ``courtbench generate slds``: a row whose generation
 failed (``"prediction": null``) is scored as an empty prediction, and the failed and empty
-rows of each system are counted in the report.
+rows of each system are counted in the report. An Inspect log (``.eval``) of the
+``courtbench/slds`` task is a predictions file too (each scored sample's answer; a sample that
+errored has no prediction, so its pair counts as covered in part).
 
 Scope: a file may cover one, some or all language pairs of the split. With ``--configs
 de_fr,fr_fr`` each file must cover exactly those pairs (rows of other pairs are skipped);
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,6 @@ from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.hub.files import fingerprint, list_files, sha256_file
 from courtbench.leaderboard.rerun import rerun_block
-from courtbench.llm import EndpointConfig
 from courtbench.metric_modules import load_metric_module
 from courtbench.output_files import read_manifest, run_status
 from courtbench.predictions import read_predictions
@@ -102,25 +103,18 @@ def _json_value(value: Any) -> Any:
 
 
 def rerun_options(settings: EvaluationSettings) -> dict[str, Any]:
-    """The evaluation settings as JSON values (the judge's endpoint and paths included)."""
-    return _json_value(settings)
-
-
-def _path(value: str | None) -> Path | None:
-    return None if value is None else Path(value)
+    """The evaluation settings as JSON values (the judge's model options and paths included,
+    never a header value)."""
+    judge = settings.judge
+    return {**_json_value(replace(settings, judge=None)),
+            "judge": None if judge is None else judge.to_json()}
 
 
 def settings_from_options(options: dict[str, Any]) -> EvaluationSettings:
     """The :class:`EvaluationSettings` that :func:`rerun_options` recorded."""
     judge = options.get("judge")
     if judge is not None:
-        endpoint = EndpointConfig(**{**judge["endpoint"],
-                                     "cache_path": _path(judge["endpoint"]["cache_path"])})
-        judge = JudgeSettings(**{**judge, "endpoint": endpoint, "progress": False,
-                                 "system_template": _path(judge["system_template"]),
-                                 "user_template": _path(judge["user_template"]),
-                                 "demonstrations": {k: Path(v) for k, v in
-                                                    judge["demonstrations"].items()}})
+        judge = JudgeSettings.from_json(judge)
     configs = options.get("configs")
     return EvaluationSettings(**{**options, "judge": judge,
                                  "configs": None if configs is None else tuple(configs)})
@@ -170,10 +164,8 @@ def score_system(rows: datasets.Dataset, predictions: list[str],
     settings = {k: v for k, v in result.items()
                 if k not in {"groups", *metrics, *(f"{m}_se" for m in metrics)}}
     if args.judge is not None:
-        n = args.judge.limit  # --judge-limit: the first N rows only (None: all)
-        judged = judge_rows(*(list(rows[c])[:n] for c in ("headnote", "headnote_language",
-                                                            "decision_language", "sample_id")),
-                            list(predictions)[:n], args.judge)
+        n = args.judge.options.limit  # --judge-limit: the first N rows only (None: all)
+        judged = judge_rows(judged_rows(rows, n), list(predictions)[:n], args.judge)
         scores["judge"] = {"macro": judged["macro_score"], "macro_se": None,
                            **{pair: group["score"]
                               for pair, group in judged["by_language_pair"].items()}}
@@ -183,9 +175,19 @@ def score_system(rows: datasets.Dataset, predictions: list[str],
                              "failed_as_zero": judged["failed_as_zero"],
                              "n_excluded": judged["n_excluded"], "n_samples": judged["n_samples"],
                              "n_truncated": judged["n_truncated"], "limit": n,
-                             "run_failure": run_failure(judged, args.judge.max_failure_share)}
+                             "run_failure": run_failure(judged,
+                                                        args.judge.options.max_failure_share)}
     scores["_settings"] = settings
     return scores
+
+
+def judged_rows(rows: datasets.Dataset, limit: int | None) -> list[dict[str, Any]]:
+    """The first ``limit`` rows as the judge takes them (id, pair, gold headnote, languages)."""
+    columns = {c: list(rows[c])[:limit] for c in ("sample_id", "headnote", "headnote_language",
+                                                  "decision_language")}
+    return [{"id": i, "headnote": h, "headnote_language": hl, "decision_language": dl,
+             "config": pair_name(dl, hl)}
+            for i, h, hl, dl in zip(*columns.values(), strict=True)]
 
 
 def _se_cell(scores: dict[str, Any], metric: str) -> Any:

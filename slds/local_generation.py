@@ -1,13 +1,18 @@
 """``courtbench generate slds --local-model PATH``: the same headnote file, from transformers.
 
-For a small (e.g. fine-tuned 0.5B) model without a server: the requests of
-:func:`slds.generate.build_requests` (same prompts, same shots), rendered with the model's
+For a small (e.g. fine-tuned 0.5B) model without a server: the items of
+:func:`slds.prompting.headnote_items` (same prompts, same shots), rendered with the model's
 chat template, the decision cut in tokens when prompt + ``--max-tokens`` exceed
 ``--max-model-len``; sampled with ``--temperature`` / ``--top-p``, the generator reseeded with
 ``--seed`` before every sample (a sample's text does not depend on the others). Writes the
 same JSON Lines file and manifest as the endpoint path (``model`` is the folder, with its
 sha256 and the device). A folder holding a LoRA adapter (``adapter_config.json``) is loaded
 on its base model with peft.
+
+This path stays beside Inspect's ``hf/`` provider on purpose: that provider batches the samples
+in flight and seeds its generator once per model, so a sample's text would depend on its batch
+neighbours; here each sample is generated alone after reseeding, and a decision is cut in
+tokens to fit ``--max-model-len``.
 """
 
 from __future__ import annotations
@@ -19,20 +24,21 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from courtbench.errors import CourtbenchError
-from courtbench.llm import ChatResult, RunSummary, split_reasoning
+from courtbench.inspect_glue.reasoning import split_reasoning
 from courtbench.output_files import write_output_file
 from courtbench.training import extra
 from courtbench.training.manifest import device_info, folder_hash
 from slds.generate import (
     OUTPUT_KIND,
+    Generation,
     Prompts,
-    build_requests,
     check_options,
-    input_cut,
     manifest_document,
     output_lines,
+    prepared_items,
     render_user,
     sampling_params,
+    summed_usage,
 )
 from slds.training.examples import check_chat_template, prompt_ids
 
@@ -62,7 +68,7 @@ def load_local(path: Path):
     return model.to("cuda" if cuda else "cpu").eval(), tokenizer
 
 
-def _generate_one(model, tokenizer, request_id: str, ids: list[int], params: dict) -> ChatResult:
+def _generate_one(model, tokenizer, ids: list[int], params: dict) -> Generation:
     import torch
 
     torch.manual_seed(params["seed"])
@@ -82,22 +88,21 @@ def _generate_one(model, tokenizer, request_id: str, ids: list[int], params: dic
     answer, reasoning, _ = split_reasoning(tokenizer.decode(new, skip_special_tokens=True).strip())
     usage = {"prompt_tokens": len(ids), "completion_tokens": len(new) + stopped,
              "total_tokens": len(ids) + len(new) + stopped}
-    return ChatResult(request_id, answer, reasoning, "stop" if stopped else "length", usage,
-                      None, False)
+    return Generation(answer, reasoning, "stop" if stopped else "length", usage)
 
 
-def _token_prompts(tokenizer, prompts: Prompts, samples, requests, budget: int):
-    """Per request, its prompt ids within ``budget``; and how many decisions were cut."""
+def _token_prompts(tokenizer, prompts: Prompts, items, budget: int):
+    """Per item, its prompt ids within ``budget``; and how many decisions were cut."""
     encoded, cut = [], 0
-    for sample, request in zip(samples, requests, strict=True):
-        language = sample.config.split("_")[1]
-        head = list(request.messages[:-1])
+    for item in items:
+        language = item["headnote_language"]
+        head = list(item["messages"][:-1])
 
         def render(decision, head=head, language=language):
             return (*head, {"role": "user", "content": render_user(prompts.user, decision,
                                                                    language)})
 
-        ids, was_cut = prompt_ids(tokenizer, render, sample.decision, budget)
+        ids, was_cut = prompt_ids(tokenizer, render, item["decision"], budget)
         encoded.append(ids)
         cut += was_cut
     return encoded, cut
@@ -122,28 +127,23 @@ def generate_local(args: argparse.Namespace, configs: list[str], prompts: Prompt
         raise CourtbenchError("--local-model: --dry-run is for endpoints; --max-model-len must "
                               "exceed --max-tokens")
     model_hash = folder_hash(args.local_model, "--local-model")
-    samples, requests, counts = build_requests(args.data, configs, args.split, args.shots,
-                                               prompts, params, input_cut(args))
-    if not requests:
-        raise CourtbenchError(f"--data {args.data}: split {args.split!r} has no sample in "
-                              f"{', '.join(configs)}")
+    items, counts = prepared_items(args, configs, prompts)
     model, tokenizer = load_local(args.local_model)
-    encoded, token_cut = _token_prompts(tokenizer, prompts, samples, requests,
+    encoded, token_cut = _token_prompts(tokenizer, prompts, items,
                                         args.max_model_len - params["max_tokens"])
-    results = [_generate_one(model, tokenizer, request.id, ids, params) for request, ids in
-               tqdm(list(zip(requests, encoded, strict=True)), desc="slds generate (local)",
-                    file=sys.stderr)]
-    usage = {key: sum(r.usage[key] for r in results)
-             for key in ("prompt_tokens", "completion_tokens", "total_tokens")}
-    summary = RunSummary(results, sent=len(results), cached=0, failed=0, usage=usage)
-    data, line_counts = output_lines(samples, results)
-    line_counts.update(counts, decisions_cut_to_fit_tokens=token_cut)
+    results = [_generate_one(model, tokenizer, ids, params)
+               for ids in tqdm(encoded, desc="slds generate (local)", file=sys.stderr)]
+    usage = summed_usage(results)
+    data, line_counts = output_lines(items, results)
+    line_counts.pop("failures_by_kind")
+    line_counts.update(counts, decisions_cut_to_fit_tokens=token_cut, samples=len(items),
+                       sent=len(items), cached=0)
     described = {"model": str(args.local_model), "backend": "transformers (local)",
                  "model_sha256": model_hash["sha256"], "max_model_len": args.max_model_len,
                  **device_info()}
     manifest = write_output_file(args.out, data, manifest_document(
-        args, configs, prompts, described, params, line_counts, summary), kind=OUTPUT_KIND)
-    print(f"{len(samples)} headnotes → {args.out} ({line_counts['ok']} ok, "
+        args, configs, prompts, described, params, line_counts, usage), kind=OUTPUT_KIND)
+    print(f"{len(items)} headnotes → {args.out} ({line_counts['ok']} ok, "
           f"{line_counts['empty']} empty; {token_cut} decisions cut to {args.max_model_len} "
           f"tokens; {usage['total_tokens']:,} tokens); manifest {manifest}")
     return 0

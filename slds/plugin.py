@@ -4,7 +4,8 @@
 ``courtbench build slds --synthetic [--decisions N --seed S] --out DIR``; split years are
 options (``--last-train-year``, ``--last-validation-year``, ``--last-test-year``).
 ``courtbench verify DIR`` runs :func:`slds.audit.audit_folder`; ``courtbench generate slds``
-(:mod:`slds.generate`) and ``courtbench judge slds`` (:mod:`slds.judge`) run language models.
+(:mod:`slds.generate`) and ``courtbench judge slds`` (:mod:`slds.judge`) run language models
+through Inspect AI; ``inspect eval courtbench/slds`` runs the task of :mod:`slds.inspect_task`.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ PLUGIN = DatasetPlugin(
     generate=deferred("slds.local_generation:generate"),
     add_judge_arguments=deferred("slds.judge:add_judge_arguments"),
     judge=deferred("slds.judge:judge"),
+    inspect_task=deferred("slds.inspect_task:slds"),
     demo=deferred("slds.demo:run_demo"),
     add_train_arguments=deferred("slds.training.run:add_train_arguments"),
     train=deferred("slds.training.run:train"),

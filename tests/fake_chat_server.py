@@ -16,9 +16,11 @@ import json
 import re
 import threading
 import time
+import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 CATEGORY_LINES = ("ACCURACY_FAITHFULNESS_SCORE", "COMPLETENESS_RELEVANCE_SCORE",
                   "CLARITY_COHERENCE_SCORE", "ARTICLES_SCORE", "CONSIDERATIONS_SCORE")
@@ -200,3 +202,16 @@ class FakeChatServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
+
+
+def written_secrets(folder: Path, secret: bytes) -> list[str]:
+    """Files under ``folder`` holding ``secret`` (an Inspect ``.eval`` log member by member,
+    decompressed)."""
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        blobs = [path.read_bytes()]
+        if path.suffix == ".eval":
+            with zipfile.ZipFile(path) as archive:
+                blobs = [archive.read(name) for name in archive.namelist()]
+        found += [str(path) for blob in blobs if secret in blob]
+    return found

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import datasets
 import pytest
-from fake_chat_server import FakeChatServer, Reply, generated_headnote, judgement
+from fake_chat_server import FakeChatServer, Reply, generated_headnote, judgement, written_secrets
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError, SourceError
@@ -110,10 +109,10 @@ def test_judge_writes_scores_failures_and_provenance(hub_folder, tmp_path, capsy
     assert "Gold headnote (French)" in user and "Art. " in user and "Sachverhalt" not in user
     assert sent[0].headers["authorization"] == f"Bearer {SECRET}"
     assert "judge score" in captured.out and "13 sample(s) failed (13 unparsed" in captured.err
-    cache = out.with_suffix(".judge-cache.sqlite")
-    assert cache.is_file()
-    for blob in (out.read_bytes(), cache.read_bytes(), (captured.out + captured.err).encode()):
-        assert SECRET.encode() not in blob
+    inspect_dir = out.with_suffix(".judge-inspect")  # Inspect's cache and log beside --out
+    assert any((inspect_dir / "cache").rglob("*")) and any((inspect_dir / "logs").glob("*.eval"))
+    assert written_secrets(tmp_path, SECRET.encode()) == []
+    assert SECRET not in captured.out + captured.err
 
 
 def test_csv_predictions_give_the_same_result(hub_folder, tmp_path):
@@ -129,7 +128,7 @@ def test_csv_predictions_give_the_same_result(hub_folder, tmp_path):
         for name in ("preds.csv", "preds.jsonl"):
             out = tmp_path / f"{name}.json"
             args = _args(hub_folder, tmp_path / name, server.url, out, "--cache",
-                         str(tmp_path / "c.sqlite"))
+                         str(tmp_path / "c"))
             args[args.index("--config") + 1] = "it_it"
             assert main(args) == 0
             results.append(json.loads(out.read_text()))
@@ -191,7 +190,7 @@ def test_a_demonstration_for_a_language_that_is_no_slds_headnote_language_is_ref
 
 def test_killed_run_resumes_with_only_the_remaining_requests(hub_folder, tmp_path, repo_root):
     predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
-    out, cache = tmp_path / "judge.json", tmp_path / "judge.sqlite"
+    out, cache = tmp_path / "judge.json", tmp_path / "cache"
 
     def slow(request, attempt):
         return Reply(_scripted(request, attempt).content, delay=0.15)
@@ -209,8 +208,7 @@ def test_killed_run_resumes_with_only_the_remaining_requests(hub_folder, tmp_pat
         _, err = process.communicate(timeout=60)
         assert process.returncode != 0, err.decode()
         assert not out.exists()
-        with sqlite3.connect(cache) as db:
-            stored = db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+        stored = sum(p.is_file() for p in (cache / "generate").rglob("*"))  # Inspect's cache
         assert 10 <= stored < 40
         before = len(server.requests)
         assert main(args) == 0
@@ -267,7 +265,7 @@ def test_failed_requests_or_nothing_scored_exit_non_zero(hub_folder, tmp_path, c
     result = json.loads(out.read_text())  # still written, every row marked
     assert result["n_request_failed"] == 40 and result["score"] is None
     with FakeChatServer(lambda request, attempt: Reply("no scores at all")) as server:
-        code = main(_args(hub_folder, predictions, server.url, out, "--cache", str(tmp_path / "c2.sqlite")))
+        code = main(_args(hub_folder, predictions, server.url, out, "--cache", str(tmp_path / "c2")))
     err = capsys.readouterr().err
     assert code == 1 and "no sample was scored" in err and "40 unparsed" in err
 
@@ -377,3 +375,18 @@ def test_published_parse_mode_is_named_in_the_output(hub_folder, tmp_path, capsy
     # 10 * ((3 - 1) + (3 - 1))
     assert result["score"] == 40.0 and result["n_excluded"] == 0
     assert "parse published" in capsys.readouterr().out
+
+
+def test_config_all_judges_every_pair_in_one_run(hub_folder, tmp_path):
+    ids = _test_ids("de_fr", 40) + _test_ids("it_it", 3)
+    predictions = _write_jsonl(tmp_path / "all.jsonl", ids)
+    out = tmp_path / "judge.json"
+    with FakeChatServer(lambda request, attempt: Reply(judgement([2] * 5))) as server:
+        args = _args(hub_folder, predictions, server.url, out)
+        args[args.index("--config") + 1] = "all"
+        assert main(args) == 0
+        assert len(server.requests) == 43
+    result = json.loads(out.read_text())
+    assert sorted(s["sample_id"] for s in result["samples"]) == sorted(ids)
+    assert sorted(result["by_language_pair"]) == ["de_fr", "it_it"]
+    assert result["macro_score"] == result["score"] == pytest.approx(50.0)

@@ -15,7 +15,7 @@ from fake_chat_server import FakeChatServer, Reply
 from local_models import unzip_small_model
 
 from courtbench.cli import main
-from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
+from courtbench.inspect_glue.tokens import load_model_tokenizer, tokenizer_fingerprint
 from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 from ecthr_npd.prompting.facts_input import (

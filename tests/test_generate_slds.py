@@ -8,58 +8,17 @@ import hashlib
 import json
 from pathlib import Path
 
-import datasets
 import pytest
-from fake_chat_server import FakeChatServer, Reply
+from fake_chat_server import FakeChatServer, Reply, written_secrets
+from slds_fixtures import LANGS, pair_rows, write_pair_folder
 
 from courtbench.cli import main
-from courtbench.hub import ConfigSpec, write_hub_folder
 from slds.generate import build_messages, cut_decision, load_prompts, render_user
-from slds.schema import FEATURES
-
-LANGS = ("de", "fr", "it")
-INT_FEATURES = datasets.Features({**FEATURES.to_datasets(), "sample_id": datasets.Value("int64")})
-ROW = {"law_area": 0, "year": 2023, "volume": "I", "url": "https://example.org"}
-
-
-def _table(rows: list[dict]) -> datasets.Dataset:
-    return datasets.Dataset.from_dict({name: [r[name] for r in rows] for name in INT_FEATURES},
-                                      features=INT_FEATURES)
-
-
-def _rows(base: int, split: str) -> list[dict]:
-    rows = []
-    for i, decision_language in enumerate(LANGS):
-        for j, headnote_language in enumerate(LANGS):
-            decision = (f"{split} decision {i} ({decision_language}).\n\nSecond paragraph of "
-                        f"{split} decision {i}, which is longer than the first one.")
-            rows.append({**ROW, "sample_id": base + 10 * i + j, "decision_id": f"{split}-{i}",
-                         "decision": decision, "decision_language": decision_language,
-                         "headnote": f"Art. {i + 1} ZGB; {split} headnote {i}/{headnote_language}.",
-                         "headnote_language": headnote_language})
-    return rows
-
-
-def _write_slds_folder(root: Path, configs: list[ConfigSpec]) -> Path:
-    """``configs`` as a tiny SLDS Hub folder ``root/slds`` (one-line card)."""
-    template = root / "card.md"
-    template.write_text("tiny\n")
-    write_hub_folder(root / "slds", configs, card_template=template, card_context={},
-                     card_metadata={"courtbench_dataset": "slds", "license": "cc-by-4.0"})
-    return root / "slds"
 
 
 @pytest.fixture(scope="module")
 def slds_folder(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("slds_generate")
-    test, validation = _rows(1000, "test"), _rows(2000, "validation")
-    configs = [ConfigSpec("default", {"test": _table(test), "validation": _table(validation)},
-                          default=True)]
-    for row in validation:  # every pair but it_it has its one-shot example
-        pair = f"{row['decision_language']}_{row['headnote_language']}"
-        if pair != "it_it":
-            configs.append(ConfigSpec(pair, {"one_shot_examples": _table([row])}))
-    return _write_slds_folder(root, configs)
+    return write_pair_folder(tmp_path_factory.mktemp("slds_generate"))
 
 
 @pytest.fixture(autouse=True)
@@ -147,8 +106,8 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
         captured = capsys.readouterr()
         assert main(args) == 1  # failures are not cached: only they are sent again
         resent = server.requests[len(first_requests):]
-    assert "incomplete: 3 request(s) failed (33.3% > --max-failure-share 0)" in captured.err
-    assert "3 answer(s) cut at max_tokens" in captured.err
+    assert "incomplete: 3 sample(s) failed (33.3% > --max-failure-share 0)" in captured.err
+    assert "3 answer(s) cut at the token limit" in captured.err
     assert "no one_shot_examples row for it_it: those ran zero-shot" in captured.err
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["sample_id"] for r in records] == [1000 + 10 * i + j for i in range(3) for j in range(3)]
@@ -156,7 +115,7 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
     assert records[0]["prediction"] == "Art. 1 ZGB; generiert." and records[0]["reasoning"] == "Which articles?"
     assert records[0]["usage"] == {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
     failed = records[3:6]
-    assert all(r["prediction"] is None and r["error"].startswith("HTTP 500") for r in failed)
+    assert all(r["prediction"] is None and r["error"].startswith("InternalServerError") for r in failed)
     assert all(r["prediction"] == "" and r["finish_reason"] == "length" for r in records[6:])
     assert len(first_requests) == 3 + 3 * 2 + 3 and len(resent) == 3 * 2
     # one-shot: de_fr carries its validation row as a user/assistant exchange; it_it has none
@@ -175,14 +134,13 @@ def test_generate_all_pairs_writes_every_row_marks_failures_and_reruns_from_cach
     assert manifest["endpoint_host"] == server.url.rsplit("/", 1)[0] and manifest["model"] == "gen-m"
     assert manifest["counts"]["failed"] == 3 and manifest["counts"]["empty"] == 3
     assert manifest["counts"]["ok"] == 3 and manifest["counts"]["failed_sample_ids"] == [1010, 1011, 1012]
-    assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == 0
+    assert manifest["counts"]["cached"] == 6 and manifest["counts"]["sent"] == len(resent) == 6
     assert manifest["prompts"]["system_prompt_sha256"] == hashlib.sha256(SYSTEM.encode()).hexdigest()
     assert manifest["usage"]["total_tokens"] == 330 and manifest["courtbench_version"]
-    written = out.read_bytes() + (tmp_path / "preds.jsonl.manifest.json").read_bytes() \
-        + (tmp_path / "preds.llm-cache.sqlite").read_bytes()
-    assert b"sk-gen-secret" not in written
+    assert written_secrets(tmp_path, b"sk-gen-secret") == []  # output, manifest, cache, log
     assert manifest["llm_run"]["complete"] is False and manifest["llm_run"]["failed"] == 3
-    assert manifest["llm_run"]["failures_by_kind"] == {"http": 3}
+    assert manifest["llm_run"]["failures_by_kind"] == {"request_failed": 3}
+    assert manifest["llm_run"]["inspect_log"].endswith(".eval")
 
 
 def test_cut_decisions_are_counted_and_prompt_overrides_hashed(slds_folder, tmp_path, capsys):
@@ -273,7 +231,7 @@ def test_limit_decoding_headers_and_a_run_summary_that_counts_truncated_answers(
     manifest = json.loads((tmp_path / "g.jsonl.manifest.json").read_text())
     assert manifest["llm_run"]["limit"] == 2 and manifest["llm_run"]["truncated_answers"] == 2
     assert manifest["header_names"] == ["X-Run"] and "r1" not in json.dumps(manifest)
-    assert "2 answer(s) cut at max_tokens" in capsys.readouterr().err
+    assert "2 answer(s) cut at the token limit" in capsys.readouterr().err
 
 
 def test_generation_and_judge_outputs_of_one_name_keep_their_own_manifests(slds_folder, tmp_path,
@@ -324,7 +282,7 @@ def test_a_full_disk_while_writing_the_output_is_one_line_and_a_rerun_sends_noth
 
 def test_decisions_are_cut_by_the_tokens_of_a_local_tokenizer(slds_folder, tmp_path):
     tokenizers = pytest.importorskip("tokenizers")
-    words = sorted({w for r in _rows(1000, "test") for w in r["decision"].split()})
+    words = sorted({w for r in pair_rows(1000, "test") for w in r["decision"].split()})
     model = tokenizers.models.WordLevel({w: i for i, w in enumerate(["[UNK]", *words])},
                                         unk_token="[UNK]")
     tokenizer = tokenizers.Tokenizer(model)

@@ -225,11 +225,23 @@ def test_extra_body_never_overrides_owned_fields_and_families_drop_refused_param
     assert options.extra_body('{"min_p": 0.05}') == {"min_p": 0.05}
     with pytest.raises(CourtbenchError, match="--extra-body"):
         options.extra_body('{"min_p": NaN}')
-    assert options.refused_parameters("gpt-4o-mini") == ("top_k", "repetition_penalty")
-    assert options.refused_parameters("openrouter/deepseek-chat") == ("top_k", "repetition_penalty")
-    assert options.refused_parameters("claude-sonnet-4") == ("repetition_penalty",)
-    assert options.refused_parameters("Qwen/Qwen3-8B") == ()
-    run = options.ModelOptions("claude-sonnet-4", top_k=20, repetition_penalty=1.05)
+    # by the model's family, whatever the host: the published evaluation's rule
+    for name in ("openai/gpt-4o-mini", "openai-api/courtbench/gpt-4o-mini",
+                 "openrouter/deepseek/deepseek-chat", "openai-api/courtbench/claude-sonnet-4",
+                 "openrouter/anthropic/claude-sonnet-4"):
+        assert options.refused_parameters(name) == ("top_k", "repetition_penalty"), name
+    # Anthropic's own API keeps top-k (the paper sent it), natively
+    assert options.refused_parameters("anthropic/claude-sonnet-4") == ("repetition_penalty",)
+    assert options.refused_parameters("openai-api/courtbench/Qwen/Qwen3-8B") == ()
+    run = options.ModelOptions("anthropic/claude-sonnet-4", top_k=20, repetition_penalty=1.05)
     config = run.generate_config({"temperature": 0.7})
-    assert config["extra_body"] == {"top_k": 20} and run.dropped_parameters() == [
-        "repetition_penalty"]
+    assert config["top_k"] == 20 and "extra_body" not in config
+    assert run.dropped_parameters() == ["repetition_penalty"]
+    served = options.ModelOptions("claude-sonnet-4", base_url="http://127.0.0.1:9/v1", top_k=20,
+                                  repetition_penalty=1.05)
+    assert "extra_body" not in served.generate_config({}) and "top_k" not in served.generate_config({})
+    assert served.dropped_parameters() == ["top_k", "repetition_penalty"]
+    qwen = options.ModelOptions("Qwen/Qwen3-8B", base_url="http://127.0.0.1:9/v1", top_k=20,
+                                repetition_penalty=1.05, extra_body={"min_p": 0.05})
+    assert qwen.generate_config({})["extra_body"] == {"min_p": 0.05, "top_k": 20,
+                                                      "repetition_penalty": 1.05}

@@ -578,8 +578,9 @@ def test_published_mode_refuses_a_score_beyond_1e15_as_unparsed(value):
 
 
 def _chat(answer):
-    from courtbench.llm.core import ChatResult
-    return ChatResult("0", answer, None, "stop", {}, None, False)
+    """A judge answer as the module's client returns it (its ``Answer`` record)."""
+    client = sys.modules[hj.__name__.rpartition(".")[0] + ".judge_client"]
+    return client.Answer(answer, None, "stop", {})
 
 
 def test_published_mode_end_to_end_names_the_mode_and_excludes_nothing():

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 from fake_chat_server import FakeChatServer, Reply, judgement
-from test_generate_slds import _args, _rows, _table, _write_slds_folder
+from slds_fixtures import pair_rows, pair_table, write_configs_folder
+from test_generate_slds import _args
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError
 from courtbench.hub import ConfigSpec
-from courtbench.llm import decoding_params
+from courtbench.inspect_glue.options import ModelOptions, extra_body
 
 
 @pytest.fixture(scope="module")
@@ -21,14 +22,14 @@ def slds_folder(tmp_path_factory) -> Path:
     """default (test + validation, nine pairs, one row each) and the nine pair configs with
     their test row and one-shot example, as a build writes them."""
     root = tmp_path_factory.mktemp("slds_scopes")
-    test, validation = _rows(1000, "test"), _rows(2000, "validation")
-    configs = [ConfigSpec("default", {"test": _table(test), "validation": _table(validation)},
+    test, validation = pair_rows(1000, "test"), pair_rows(2000, "validation")
+    configs = [ConfigSpec("default", {"test": pair_table(test), "validation": pair_table(validation)},
                           default=True)]
     for test_row, shot in zip(test, validation, strict=True):
         pair = f"{test_row['decision_language']}_{test_row['headnote_language']}"
-        configs.append(ConfigSpec(pair, {"test": _table([test_row]),
-                                         "one_shot_examples": _table([shot])}))
-    return _write_slds_folder(root, configs)
+        configs.append(ConfigSpec(pair, {"test": pair_table([test_row]),
+                                         "one_shot_examples": pair_table([shot])}))
+    return write_configs_folder(root, configs)
 
 
 @pytest.fixture(autouse=True)
@@ -84,25 +85,34 @@ def test_default_preset_sends_no_server_fields(slds_folder, tmp_path):
     assert body["max_tokens"] == 1024
 
 
-@pytest.mark.parametrize("url", ["https://api.openai.com/v1", "https://api.anthropic.com/v1/",
-                                 "https://api.deepseek.com"])
-def test_apis_that_refuse_top_k_and_repetition_penalty_do_not_get_them(url):
-    params, dropped = decoding_params({"temperature": 0.7}, url, stop=["</s>"], top_k=20,
-                                      repetition_penalty=1.05)
-    assert params == {"temperature": 0.7, "stop": ["</s>"]}
-    assert dropped == ["top_k", "repetition_penalty"]
-    params, _ = decoding_params({}, "http://127.0.0.1:8000/v1", top_k=20)
-    assert params == {"extra_body": {"top_k": 20}}
+def test_a_family_that_refuses_top_k_and_repetition_penalty_does_not_get_them(slds_folder,
+                                                                              tmp_path):
+    """By the model's name, whatever the host: a GPT name at a local server loses both."""
+    out = tmp_path / "gpt.jsonl"
+    with FakeChatServer(_headnote) as server:
+        args = _args(slds_folder, server.url, out, "--config", "de_fr", "--preset", "published")
+        args[args.index("--model") + 1] = "gpt-4o-mini"
+        assert main(args) == 0
+    body = _bodies(server)[0]
+    assert not {"top_k", "repetition_penalty"} & set(body) and body["stop"] == ["</s>"]
+    manifest = json.loads((tmp_path / "gpt.jsonl.manifest.json").read_text())
+    assert manifest["parameters_dropped"] == ["top_k", "repetition_penalty"]
 
 
 @pytest.mark.parametrize("option, message", [
     (dict(top_k=0), "--top-k 0"), (dict(repetition_penalty=0.0), "--repetition-penalty"),
-    (dict(extra_body="[1]"), "expected a JSON object"), (dict(extra_body="{"), "not valid JSON"),
-    (dict(stop=[""]), "--stop"),
+    (dict(stop=("",)), "--stop"),
 ])
 def test_bad_decoding_options_are_one_line_errors(option, message):
     with pytest.raises(CourtbenchError, match=message.replace("-", r"\-")):
-        decoding_params({}, "http://127.0.0.1:1/v1", **option)
+        ModelOptions("m", **option).check_decoding()
+
+
+@pytest.mark.parametrize("text, message", [("[1]", "expected a JSON object"),
+                                           ("{", "--extra-body")])
+def test_bad_extra_body_is_a_one_line_error(text, message):
+    with pytest.raises(CourtbenchError, match=message):
+        extra_body(text)
 
 
 def test_a_system_prompt_file_reaches_the_endpoint_byte_for_byte(slds_folder, tmp_path):

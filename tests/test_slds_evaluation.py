@@ -135,9 +135,10 @@ def test_non_string_prediction_names_line_and_column(tmp_path):
 
 
 def test_judge_half_configured_is_refused(tmp_path):
-    with pytest.raises(CourtbenchError, match="go together"):
+    # --judge-model alone is an Inspect model (openai/..., anthropic/...); a URL needs a name
+    with pytest.raises(CourtbenchError, match="--judge-base-url goes with --judge-model"):
         evaluate(_args("--data", str(tmp_path), "--predictions", "x.jsonl", "--out", "r",
-                       "--judge-model", "m"))
+                       "--judge-base-url", "http://127.0.0.1:9/v1"))
 
 
 def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
@@ -147,7 +148,7 @@ def test_judge_scores_per_pair_through_a_local_endpoint(tmp_path):
     with FakeChatServer(lambda request, attempt: Reply(judgement([3, 3, 2, 2, 1]))) as server:
         evaluate(_args("--data", str(data), "--predictions", str(preds), "--out",
                        str(tmp_path / "r"), "--resamples", "10", "--judge-base-url", server.url,
-                       "--judge-model", "judge-1", "--judge-cache", str(tmp_path / "c.sqlite")))
+                       "--judge-model", "judge-1", "--judge-cache", str(tmp_path / "c")))
     report = json.loads((tmp_path / "r/report.json").read_text())
     assert report["tables"]["main"]["columns"][-2] == "LLM judge"
     assert report["tables"]["main"]["rows"][0][-2] == pytest.approx(60.0)  # (2+2+1+1+0)*10
@@ -186,7 +187,7 @@ def test_judge_failures_exit_non_zero_with_the_report_written_and_cache_beside_i
     assert "judge of oracle: 6 judge request(s) could not be completed" in capsys.readouterr().err
     report = json.loads((tmp_path / "r/report.json").read_text())
     assert report["provenance"]["settings"]["oracle"]["judge"]["n_request_failed"] == 6
-    assert (tmp_path / "r.judge-cache.sqlite").is_file()  # the shared default: beside --out
+    assert (tmp_path / "r.judge-inspect" / "logs").is_dir()  # the shared default: beside --out
 
 
 def test_files_for_some_pairs_are_scored_on_those_pairs_only(tmp_path):

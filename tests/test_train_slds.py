@@ -142,7 +142,7 @@ def test_lora_targets_and_bad_options(built, tmp_path, capsys):
         assert not (tmp_path / "bad").exists()  # refused before the run folder
     generate = ["generate", "slds", "--data", str(built["data"]), "--config", "de_de",
                 "--out", str(tmp_path / "g.jsonl")]
-    for extra, message in [([], "--base-url and --model are required (or --local-model"),
+    for extra, message in [([], "--model is required (a model name at --base-url, or an Inspect model"),
                            (["--local-model", str(built["model"]), "--model", "m"],
                             "give it without --base-url / --model")]:
         assert main([*generate, *extra]) == 1

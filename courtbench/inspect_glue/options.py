@@ -12,7 +12,8 @@ hosted API), run through Inspect's ``openai-api/courtbench/<--model>`` provider;
 Fields courtbench owns never come from ``--extra-body``: the request's model, messages, tools
 and the published settings each have their own option (:data:`OWNED_FIELDS` are refused).
 ``--top-k`` and ``--repetition-penalty`` go in the request body for servers that read them
-and are dropped for model families whose APIs refuse them (:func:`refused_parameters`).
+(top-k as the provider's own setting where it has one) and are dropped for model families
+whose APIs refuse them, by the model's name whatever the host (:func:`refused_parameters`).
 """
 
 from __future__ import annotations
@@ -41,19 +42,44 @@ OWNED_FIELDS = frozenset({"model", "messages", "tools", "tool_choice", "function
                           "function_call", "n", "stream", "stream_options", "temperature",
                           "seed", "max_tokens", "max_completion_tokens", "top_p", "stop",
                           "response_format", "logprobs", "top_logprobs"})
-#: Model families (by the model name's last part) whose hosted APIs refuse server sampling
-#: parameters: OpenAI and DeepSeek refuse both, Anthropic accepts top_k natively.
-_REFUSING = ((re.compile(r"^(gpt-|o\d|chatgpt|deepseek)", re.I), ("top_k", "repetition_penalty")),
-             (re.compile(r"^claude", re.I), ("repetition_penalty",)))
+#: Model families (by the model name's last part) whose APIs refuse server sampling
+#: parameters, as the published evaluation drops them: GPT / o-series, DeepSeek and Claude
+#: names lose top-k and the repetition penalty through any host ...
+_REFUSING = re.compile(r"^(gpt-|o\d|chatgpt|deepseek|claude)", re.I)
+#: ... except Anthropic's own API (Inspect's ``anthropic/`` provider), which takes top-k.
+_KEEPS_TOP_K = ("anthropic",)
+#: Inspect providers that take top-k as their own setting (the rest get it in the body).
+NATIVE_TOP_K = ("anthropic", "hf", "google", "bedrock", "together")
+SAMPLING = ("top_k", "repetition_penalty")
 
 
 def refused_parameters(model: str) -> tuple[str, ...]:
-    """Server sampling parameters the API of ``model``'s family refuses (HTTP 400)."""
-    name = model.rsplit("/", 1)[-1]
-    for pattern, refused in _REFUSING:
-        if pattern.match(name):
-            return refused
-    return ()
+    """Server sampling parameters that are not sent to ``model`` (an Inspect model name,
+    ``provider/.../name``): by the family of its last part, whatever the host."""
+    provider, name = model.split("/", 1)[0].lower(), model.rsplit("/", 1)[-1]
+    if not _REFUSING.match(name):
+        return ()
+    return ("repetition_penalty",) if provider in _KEEPS_TOP_K else SAMPLING
+
+
+def sampling_config(model: str, top_k: int | None, repetition_penalty: float | None,
+                    body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``GenerateConfig`` fields carrying ``top_k`` / ``repetition_penalty`` to ``model``
+    (an Inspect model name): none refused by its family; top-k native for the providers of
+    :data:`NATIVE_TOP_K`, else in ``extra_body`` (with ``body``'s fields)."""
+    refused = refused_parameters(model)
+    body = dict(body or {})
+    config: dict[str, Any] = {}
+    for name, value in (("top_k", top_k), ("repetition_penalty", repetition_penalty)):
+        if value is None or name in refused:
+            continue
+        if name == "top_k" and model.split("/", 1)[0].lower() in NATIVE_TOP_K:
+            config["top_k"] = value
+        else:
+            body[name] = value
+    if body:
+        config["extra_body"] = body
+    return config
 
 
 #: Option types, checked by the boundary validator while parsing (see option_checks).
@@ -90,7 +116,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, concurrency: int = 8
     ``--top-k`` for something else (its value is ``args.sampling_top_k`` either way)."""
     group = parser.add_argument_group("model (run through Inspect AI)")
     group.add_argument("--model", required=required, metavar="NAME",
-                       help="with --base-url: the model name at that server; without: an "
+                       help="the model: its name at --base-url, or (no --base-url) an "
                             "Inspect model (openai/gpt-4o-mini, anthropic/..., vllm/..., hf/...)")
     group.add_argument("--base-url", metavar="URL",
                        help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 "
@@ -187,38 +213,43 @@ class ModelOptions:
     def from_args(cls, args: argparse.Namespace, *, default_dir: Path) -> ModelOptions:
         """The options of ``args``; ``--cache`` / ``--log-dir`` default to
         ``default_dir/cache`` and ``default_dir/logs``. CourtbenchError names a bad option."""
-        model = getattr(args, "model", None)
+        return cls.from_values(vars(args), default_dir=default_dir)
+
+    @classmethod
+    def from_values(cls, args: dict[str, Any], *, default_dir: Path) -> ModelOptions:
+        """:meth:`from_args` of option values by their ``dest`` names (``model``,
+        ``base_url``, ``concurrency`` …; absent ones take their defaults)."""
+        model = args.get("model", None)
         if not model:
             raise CourtbenchError("--model: required (a model name at --base-url, or an Inspect "
                                   "model such as openai/gpt-4o-mini)")
-        base_url = getattr(args, "base_url", None)
-        key_env = getattr(args, "api_key_env", None)
+        base_url = args.get("base_url", None)
+        key_env = args.get("api_key_env", None)
         _check_endpoint(base_url, key_env)
         options = cls(
             model=model, base_url=base_url, api_key_env=key_env,
-            concurrency=_checked("--concurrency", check_count, args.concurrency, "--concurrency",
+            concurrency=_checked("--concurrency", check_count, args.get("concurrency", 8), "--concurrency",
                                  high=MAX_CONCURRENCY),
-            timeout=_checked("--timeout", check_number, args.timeout, "--timeout", low=0,
+            timeout=_checked("--timeout", check_number, args.get("timeout", 120.0), "--timeout", low=0,
                              low_open=True, high=86_400, what="seconds"),
-            max_retries=_checked("--max-retries", check_count, args.max_retries,
+            max_retries=_checked("--max-retries", check_count, args.get("max_retries", 6),
                                  "--max-retries", low=0, high=MAX_RETRIES),
-            cache_dir=Path(args.cache) if getattr(args, "cache", None) else default_dir / "cache",
-            log_dir=Path(args.log_dir) if getattr(args, "log_dir", None) else default_dir / "logs",
-            dry_run=bool(getattr(args, "dry_run", False)),
-            limit=None if getattr(args, "limit", None) is None else _checked(
-                "--limit", check_count, args.limit, "--limit", high=2**31),
-            headers=tuple(getattr(args, "header", None) or ()),
+            cache_dir=Path(args["cache"]) if args.get("cache", None) else default_dir / "cache",
+            log_dir=Path(args["log_dir"]) if args.get("log_dir", None) else default_dir / "logs",
+            dry_run=bool(args.get("dry_run", False)),
+            limit=None if args.get("limit", None) is None else _checked(
+                "--limit", check_count, args["limit"], "--limit", high=2**31),
+            headers=tuple(args.get("header", None) or ()),
             max_failure_share=_checked("--max-failure-share", check_number,
-                                       getattr(args, "max_failure_share", 0.0),
+                                       args.get("max_failure_share", 0.0),
                                        "--max-failure-share", low=0, high=1, what="a share"),
             max_answer_chars=_checked("--max-answer-chars", check_count,
-                                      getattr(args, "max_answer_chars",
-                                              DEFAULT_MAX_ANSWER_CHARS),
+                                      args.get("max_answer_chars", DEFAULT_MAX_ANSWER_CHARS),
                                       "--max-answer-chars", high=10**9),
-            stop=tuple(getattr(args, "stop", None) or ()),
-            top_k=getattr(args, "sampling_top_k", None),
-            repetition_penalty=getattr(args, "repetition_penalty", None),
-            extra_body=extra_body(getattr(args, "extra_body", None)))
+            stop=tuple(args.get("stop", None) or ()),
+            top_k=args.get("sampling_top_k", None),
+            repetition_penalty=args.get("repetition_penalty", None),
+            extra_body=extra_body(args.get("extra_body", None)))
         options.check_decoding()
         for path, option in ((options.cache_dir, "--cache"), (options.log_dir, "--log-dir")):
             if path.exists() and not path.is_dir():
@@ -249,7 +280,7 @@ class ModelOptions:
 
     def dropped_parameters(self) -> list[str]:
         """The server sampling options given but dropped for this model's family."""
-        refused = refused_parameters(self.model)
+        refused = refused_parameters(self.inspect_model)
         return [name for name, value in (("top_k", self.top_k),
                                          ("repetition_penalty", self.repetition_penalty))
                 if value is not None and name in refused]
@@ -257,17 +288,12 @@ class ModelOptions:
     def generate_config(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Inspect ``GenerateConfig`` fields: the dataset's ``settings`` (temperature, seed,
         max_tokens …), the run controls and the decoding options."""
-        body = dict(self.extra_body)
-        dropped = self.dropped_parameters()
-        for name, value in (("top_k", self.top_k), ("repetition_penalty", self.repetition_penalty)):
-            if value is not None and name not in dropped:
-                body[name] = value
         config = {**settings, "max_connections": self.concurrency,
-                  "timeout": int(max(1, round(self.timeout))), "max_retries": self.max_retries}
+                  "timeout": int(max(1, round(self.timeout))), "max_retries": self.max_retries,
+                  **sampling_config(self.inspect_model, self.top_k, self.repetition_penalty,
+                                    self.extra_body)}
         if self.stop:
             config["stop_seqs"] = list(self.stop)
-        if body:
-            config["extra_body"] = body
         return config
 
     def record(self) -> dict[str, Any]:

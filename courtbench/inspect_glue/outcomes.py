@@ -14,9 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-# ``<think>`` blocks apart from the answer, in linear time; its one source is still the
-# self-contained client a judge metric module links (it moves here when that client goes).
-from courtbench.llm.core import split_reasoning  # noqa: E402,F401 - re-exported
+from courtbench.inspect_glue.reasoning import split_reasoning  # noqa: F401 - re-exported
 
 USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
 
@@ -51,7 +49,8 @@ class RunCounts:
     usage: dict[str, int]
 
 
-def _reasoning(message) -> str | None:
+def message_reasoning(message) -> str | None:
+    """The reasoning parts of an assistant message, joined by blank lines (None: none)."""
     content = getattr(message, "content", None)
     if not isinstance(content, list):
         return None
@@ -61,8 +60,12 @@ def _reasoning(message) -> str | None:
 
 
 def _usage(sample) -> dict[str, int]:
+    """Token usage summed over the sample's model calls, those answered from the cache
+    included (Inspect's ``model_usage`` leaves them out)."""
     totals = dict.fromkeys(USAGE_FIELDS, 0)
-    for usage in (sample.model_usage or {}).values():
+    calls = [e.output.usage for e in sample.events or ()
+             if getattr(e, "event", None) == "model" and e.output is not None and e.output.usage]
+    for usage in calls or (sample.model_usage or {}).values():
         totals["prompt_tokens"] += int(usage.input_tokens or 0)
         totals["completion_tokens"] += int(usage.output_tokens or 0)
         totals["total_tokens"] += int(usage.total_tokens or 0)
@@ -112,7 +115,7 @@ def sample_outcome(sample) -> SampleOutcome:
     return SampleOutcome(
         id=str(sample.id), metadata=dict(sample.metadata or {}),
         answer=output.completion if output and output.choices else None,
-        reasoning=_reasoning(message), stop_reason=stop, usage=_usage(sample), error=error,
+        reasoning=message_reasoning(message), stop_reason=stop, usage=_usage(sample), error=error,
         score=_score(sample), sent=sent, cached=cached, store=dict(sample.store or {}))
 
 

@@ -8,7 +8,7 @@ Two kinds of folder are published:
 - a **metric** folder ``<name>/`` (``metrics/<name>``): ``<name>.py``, ``README.md``, ``app.py``
   and ``requirements.txt``. It goes to a Hub *Space* with the gradio SDK. Uploadable: those
   four files, plain-text (UTF-8) prompt templates ``*.txt`` at the top level, and the
-  top-level ``*.py`` files the script imports relatively (``from .llm_core import ...`` at the
+  top-level ``*.py`` files the script imports relatively (``from .judge_client import ...`` at the
   start of a line: evaluate copies exactly those into its module cache) and the top-level
   ``*.py`` files that ``app.py`` imports (directly or through each other): the Space page's
   helpers.

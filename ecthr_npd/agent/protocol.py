@@ -7,7 +7,7 @@ Two modes (``--actions``):
   without a tool call is read as a JSON action in text (below), else answered with an error.
 - ``json``: the system prompt lists the actions and their argument schemas; the model
   answers with one JSON object ``{"action": NAME, "arguments": {...}}`` (the last such object
-  in its answer, after any ``<think>`` block, which ``courtbench.llm`` keeps apart).
+  in its answer, after any ``<think>`` block, which ``courtbench.inspect_glue.reasoning`` keeps apart).
 
 Every observation is one JSON object ``{"step", "action", "steps_left", "observation" | "error"}``:
 a tool message answering the call in ``tools`` mode, else a user message

@@ -11,7 +11,7 @@ Facts text comes from the built folder's ``facts`` config, which the leakage scr
 ``max_words`` words; when the first paragraph alone is longer it is cut at a word. With a
 :class:`TokenBudget` (``--tokenizer PATH --max-input-tokens N``) the Facts text is then cut
 after its first ``N`` tokens of that tokenizer, at a token boundary of the original text
-(:meth:`courtbench.llm.tokens.LocalTokenizer.cut`). A cut text ends with a line saying that
+(:meth:`courtbench.inspect_glue.tokens.LocalTokenizer.cut`). A cut text ends with a line saying that
 the rest is left out (not counted in either budget).
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from courtbench.llm.tokens import LocalTokenizer
+from courtbench.inspect_glue.tokens import LocalTokenizer
 from ecthr_npd.facts import word_count
 from ecthr_npd.prompting.serialise import FIELDS, UNKNOWN_TEXT
 

@@ -59,7 +59,7 @@ import numpy as np
 from courtbench import __version__, option_checks
 from courtbench.errors import CourtbenchError
 from courtbench.extras import install_command
-from courtbench.llm.tokens import load_model_tokenizer, tokenizer_fingerprint
+from courtbench.inspect_glue.tokens import load_model_tokenizer, tokenizer_fingerprint
 from ecthr_npd.facts_report import facts_findings_notice
 from ecthr_npd.prompting.facts_input import INPUT_KINDS, TokenBudget
 from ecthr_npd.prompting.outputs import (
@@ -254,7 +254,7 @@ def input_record(input_kind: str, max_input_words: int | None, cases: list[dict[
                  budget: TokenBudget | None = None) -> dict[str, Any]:
     """The manifest's ``prompt.input``: kind, cut limit and count (cases cut by either
     budget), words per case block; with a token ``budget`` also ``max_input_tokens``,
-    ``tokenizer`` (:func:`courtbench.llm.tokens.tokenizer_fingerprint`) and
+    ``tokenizer`` (:func:`courtbench.inspect_glue.tokens.tokenizer_fingerprint`) and
     ``token_cut_cases``."""
     words = np.array([c.get("input_words", 0) for c in cases], dtype=np.float64)
     lengths = ({"mean": float(words.mean()), "median": float(np.median(words)),
