@@ -1,6 +1,6 @@
 """Throughput, client overhead and cache replay of :mod:`courtbench.llm`.
 
-Against the scripted chat server of the tests (``tests/fake_chat_server.py``), run in a
+Against the scripted chat server of the tests (``tests/helpers/fake_chat_server.py``), run in a
 separate process so that its CPU time is not the client's:
 
 - throughput at 200 ms server latency, 96 requests, concurrency 16 against concurrency 1 (same run;

@@ -29,26 +29,35 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-# The test files that take longest (seconds of one worker, measured on 2 cores), run first:
-# `make test` hands whole files to its two workers in collection order, so a long file
-# collected last (alphabetically, test_wheel_smoke.py) would leave one worker idle at the end.
-# Only the order changes; a stale list costs time, never a result.
+# The test files that take longest (seconds of one worker, measured on 2 cores; paths relative
+# to tests/), run first: `make test` hands whole files to its two workers in collection order,
+# so a long file collected last (alphabetically, toolkit/test_wheel_smoke.py) would leave one
+# worker idle at the end. Only the order changes; a stale list costs time, never a result.
 LONGEST_FILES_FIRST = (
-    "test_ecthr_agent.py",            # 67
-    "test_wheel_smoke.py",            # 54
-    "test_spaces_pages.py",           # 41
-    "test_readme_examples.py",        # 38
-    "test_leaderboard.py",            # 35
-    "test_spaces_browser.py",         # 32
-    "test_llm_endpoint_text_property.py",  # 32
-    "test_command_demo.py",           # 31
-    "test_ecthr_build.py",            # 27
-    "test_publish.py",                # 24
-    "test_cli_judge.py",              # 21
+    "ecthr_npd/test_ecthr_agent.py",                # 67
+    "toolkit/test_wheel_smoke.py",                  # 54
+    "toolkit/test_spaces_pages.py",                 # 41
+    "toolkit/test_readme_examples.py",              # 38
+    "toolkit/test_leaderboard.py",                  # 35
+    "toolkit/test_spaces_browser.py",               # 32
+    "toolkit/test_llm_endpoint_text_property.py",   # 32
+    "toolkit/test_command_demo.py",                 # 31
+    "ecthr_npd/test_ecthr_build.py",                # 27
+    "toolkit/test_publish.py",                      # 24
+    "toolkit/test_cli_judge.py",                    # 21
 )
 
 
 def pytest_collection_modifyitems(items: list) -> None:
     """Longest files first (a stable sort: the order within a file is kept)."""
     rank = {name: index for index, name in enumerate(LONGEST_FILES_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    tests = Path(__file__).resolve().parent
+    items.sort(key=lambda item: rank.get(_relative(item.path, tests), len(rank)))
+
+
+def _relative(path: Path, tests: Path) -> str:
+    """``path`` relative to tests/ (``area/test_x.py``), or its name outside tests/."""
+    try:
+        return path.resolve().relative_to(tests).as_posix()
+    except ValueError:
+        return path.name

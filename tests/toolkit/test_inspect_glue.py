@@ -33,7 +33,7 @@ from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from courtbench.cli import build_parser
 from courtbench.cli_parser import plain_text
 from courtbench.cli_reference import _escaped, commands, reference_markdown
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -89,7 +89,7 @@ def dataset_folder(tmp_path_factory) -> Path:
     (folder / "notes.txt").write_text("scratch\n")
     (folder / ".cache").mkdir()
     (folder / ".cache" / "state.json").write_text("{}")
-    # (a non-parquet file under data/ is refused outright: tests/test_failure_modes.py)
+    # (a non-parquet file under data/ is refused outright: tests/toolkit/test_failure_modes.py)
     (folder / "plots").mkdir()
     (folder / "plots" / "nested.png").write_bytes(b"png")
     return folder

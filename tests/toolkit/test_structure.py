@@ -17,12 +17,12 @@ import re
 from importlib.metadata import entry_points
 from pathlib import Path
 
-import complexity_gate
 import pytest
 
 from courtbench.plugins import ENTRY_POINT_GROUP
+from tests import complexity_gate
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 TOOLKIT = REPO_ROOT / "courtbench"
 DATASET_PACKAGES = ("ecthr_npd", "slds")
 PACKAGES = ("courtbench", *DATASET_PACKAGES)
@@ -305,7 +305,7 @@ def test_every_shipped_function_is_at_most_complexity_15_and_60_body_lines():
 
 
 def test_the_longest_first_test_order_names_existing_files():
-    from conftest import LONGEST_FILES_FIRST
+    from tests.conftest import LONGEST_FILES_FIRST
 
     missing = [name for name in LONGEST_FILES_FIRST if not (REPO_ROOT / "tests" / name).is_file()]
     assert not missing, f"tests/conftest.py LONGEST_FILES_FIRST names no such file: {missing}"

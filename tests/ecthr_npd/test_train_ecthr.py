@@ -29,7 +29,7 @@ from ecthr_npd.build import build_synthetic  # noqa: E402
 from ecthr_npd.training.examples import Standardiser, chunk_tokens  # noqa: E402
 
 torch.set_num_threads(1)
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 STEPS = 40
 
 

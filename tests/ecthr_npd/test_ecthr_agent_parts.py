@@ -30,7 +30,7 @@ from ecthr_npd.data import from_canonical
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
+SNAPSHOTS = Path(__file__).parents[1] / "snapshots"
 UPDATE_SNAPSHOTS = os.environ.get("COURTBENCH_UPDATE_SNAPSHOTS") == "1"
 
 

@@ -26,7 +26,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("courtbench", "ecthr_npd", "slds")
 NOT_SOURCE = ("build", "dist", "*.egg-info", ".venv", ".git", "__pycache__", "*.pyc",
               ".pytest_cache", ".hypothesis", ".ruff_cache", "demo_out", "out")

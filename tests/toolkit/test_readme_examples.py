@@ -15,7 +15,7 @@ exactly as written (no ``[optional]`` parts, which :func:`test_docs_commands_run
 refuses) and a Python block runs alone, in an empty namespace. README.md is still read the old
 way until it is cut down to a short page that links here: its ``[optional]`` parts are
 dropped and its Python blocks see :data:`PYTHON_NAMESPACE`. Doctest blocks of the cards
-(``>>>``) are run by tests/test_metric_common.py, not here.
+(``>>>``) are run by tests/metrics/test_metric_common.py, not here.
 
 What differs from the text is written down here: :data:`SUBSTITUTIONS` (a real release path,
 endpoints, sizes made small), :data:`STAND_INS` (files a command reads that come from a
@@ -47,7 +47,7 @@ from fake_chat_server import FakeChatServer, Reply, judgement
 
 from courtbench.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 SHELL_LANGUAGES = ("bash", "sh", "shell", "console")
@@ -57,62 +57,66 @@ LLM = "http://127.0.0.1:{port}/v1"  # the scripted server; {port} is filled in a
 #: command is not run here. Commands of the same tool not listed here are run.
 NOT_RUN = {
     "make demo": "builds both full-size synthetic stand-ins (minutes); `courtbench demo` "
-                 "is run by tests/test_command_demo.py",
+                 "is run by tests/toolkit/test_command_demo.py",
     "make test": "the test suite itself",
     "make coverage": "the test suite itself, under coverage (minutes)",
-    "make spaces": "serves every Space and screenshots it with Chromium (tests/"
-                   "test_spaces_browser.py serves the pages)",
+    "make spaces": "serves every Space and screenshots it with Chromium "
+                   "(tests/toolkit/test_spaces_browser.py serves the pages)",
     "make bench": "timing benchmarks (benchmarks/), not a check",
     "make lint": "ruff and the complexity gate, not a behaviour",
     "git clone": "needs the network and the repository's address",
     "pip install": "installs from a package index (network)",
-    "python -m build": "builds the wheel; tests/test_wheel_smoke.py builds and installs one",
+    "python -m build": "builds the wheel; tests/toolkit/test_wheel_smoke.py builds and "
+                       "installs one",
     "vllm serve": "starts a GPU model server; the scripted server stands in for it",
     "accelerate launch": "launches training on 4 GPUs",
     "torchrun": "launches training on several GPUs / machines",
-    "python -m courtbench.spaces": "needs headless Chromium; tests/test_spaces_browser.py",
+    "python -m courtbench.spaces": "needs headless Chromium; tests/toolkit/test_spaces_browser.py",
     "cd metrics/npd_regression && python app.py": "serves the page until it is stopped; "
-                                                   "tests/test_spaces_pages.py serves it",
-    "courtbench train": "needs model weights (models/…) and the train extra; tests/"
-                        "test_train_ecthr.py and test_train_slds.py train tiny models",
+                                                   "tests/toolkit/test_spaces_pages.py serves it",
+    "courtbench train": "needs model weights (models/…) and the train extra; "
+                        "tests/ecthr_npd/test_train_ecthr.py and tests/slds/test_train_slds.py "
+                        "train tiny models",
     "courtbench generate slds --data built/slds --config all --split test --shots 0 "
     "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
     "courtbench predict ecthr_npd --data built/ecthr_npd --base-url http://127.0.0.1:8000/v1 "
     "--model Qwen/Qwen2.5-7B-Instruct --prompt react": "the agent needs a tool-calling model "
         "(and the README's --knowledge-base my_modules/ is the reader's own folder); it runs "
-        "against a scripted ReAct model in tests/test_ecthr_agent.py",
+        "against a scripted ReAct model in tests/ecthr_npd/test_ecthr_agent.py",
     "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/dense": "needs the "
-        "embedding model models/bge-m3 (tests/test_ecthr_text_baselines.py uses a tiny one)",
+        "embedding model models/bge-m3 (tests/ecthr_npd/test_ecthr_text_baselines.py uses a "
+        "tiny one)",
     "courtbench baselines ecthr_npd --data built/ecthr_npd --out preds/sparse": "needs the "
         "embedding model models/bge-m3",
     "courtbench submit report/ --repo-id ORG/courtbench-results [--system": "opens a pull "
         "request on the Hub (its --dry-run twin above is run)",
     "courtbench submit report/ --repo-id ORG/courtbench-results --unofficial": "opens a pull "
-        "request on the Hub (tests/test_leaderboard.py runs --unofficial --dry-run)",
+        "request on the Hub (tests/toolkit/test_leaderboard.py runs --unofficial --dry-run)",
     "courtbench publish results/ --repo-id": "uploads to the Hub",
     "courtbench publish space/ --repo-id": "uploads to the Hub",
     "courtbench publish built/ecthr_npd --repo-id ORG/ecthr_npd [--private]": "uploads to "
         "the Hub (its --dry-run twin is run)",
     'courtbench publish "$(courtbench metrics path npd_regression)"': "uploads to the Hub "
-        "(tests/test_publish.py plans metric folders)",
+        "(tests/toolkit/test_publish.py plans metric folders)",
     # the documentation site's own
     "source .venv/bin/activate": "activates the clone's environment; the examples run with "
                                  "this test's interpreter, whose bin folder is first on PATH",
     "courtbench demo": "the whole pipeline of both benchmarks (minutes even at --scale 0.05); "
-                       "tests/test_command_demo.py runs it",
+                       "tests/toolkit/test_command_demo.py runs it",
     "make docs": "builds this site; `make test` builds it too (mkdocs build --strict)",
     "courtbench publish built/ecthr_npd --repo-id ORG/ecthr_npd --private": "uploads to the "
         "Hub (its --dry-run twin is run)",
     "courtbench submit report/ --repo-id ORG/courtbench-results --systems": "opens a pull "
         "request on the Hub (its --dry-run twin is run)",
     "courtbench baselines ecthr_npd --data built/ecthr_npd_facts --out preds/dense": "needs "
-        "the embedding model models/bge-m3 (tests/test_ecthr_text_baselines.py uses a tiny one)",
+        "the embedding model models/bge-m3 (tests/ecthr_npd/test_ecthr_text_baselines.py uses a "
+        "tiny one)",
     "courtbench baselines ecthr_npd --data built/ecthr_npd_facts --out preds/sparse": "needs "
         "the embedding model models/bge-m3",
     "courtbench predict ecthr_npd --data built/ecthr_npd_facts --base-url "
     "http://127.0.0.1:8000/v1 --model Qwen/Qwen2.5-7B-Instruct --prompt zero_shot --input "
     "facts --tokenizer": "needs the model's tokenizer folder models/Qwen2.5-7B-Instruct "
-        "(tests/test_ecthr_predict_tokens.py cuts with a small local tokenizer)",
+        "(tests/ecthr_npd/test_ecthr_predict_tokens.py cuts with a small local tokenizer)",
     "courtbench generate slds --data built/slds --config all --splits test --shots 0 "
     "--local-model": "needs the fine-tuned model runs/qwen05b/model (from courtbench train)",
 }
@@ -130,9 +134,9 @@ SUBSTITUTIONS = [
     (r"--recompute", "--recompute --id-size 20", "an ID view that fits 300 cases"),
     (r"--decisions 20000", "--decisions 60", "a tiny stand-in"),
     (r"^(courtbench baselines ecthr_npd .*)$", r"\1 --systems zero,train_median",
-     "the two fastest baselines (the others: tests/test_ecthr_baselines.py)"),
+     "the two fastest baselines (the others: tests/ecthr_npd/test_ecthr_baselines.py)"),
     (r"^(courtbench evaluate ecthr_npd .*)$", r"\1 --no-figures",
-     "figures are tested elsewhere (tests/test_ecthr_figures.py)"),
+     "figures are tested elsewhere (tests/ecthr_npd/test_ecthr_figures.py)"),
     (r"https?://(127\.0\.0\.1|localhost):(8000|11434)/v1|https://api\.openai\.com/v1", LLM,
      "the scripted chat server instead of vLLM / Ollama / OpenAI"),
     (r"^(courtbench submit report/ --repo-id ORG/courtbench-results --dry-run)$",
@@ -155,8 +159,8 @@ PATCHED = {
     "courtbench.publish.checks.metric_load_problems": (
         lambda folder, uploaded, **options: [],
         "publish --all plans every metric module and loads each in a fresh offline "
-        "subprocess (minutes); that check runs in tests/test_publish.py and "
-        "tests/test_spaces_static.py"),
+        "subprocess (minutes); that check runs in tests/toolkit/test_publish.py and "
+        "tests/toolkit/test_spaces_static.py"),
 }
 
 #: Files in the workspace that README commands read but that come from a command this file
@@ -249,7 +253,7 @@ def example_sources() -> list[Path]:
 
 def example_blocks() -> list[Block]:
     """Every shell and Python block of :func:`example_sources`, in order; doctest blocks
-    (``>>>``) are left to tests/test_metric_common.py."""
+    (``>>>``) are left to tests/metrics/test_metric_common.py."""
     blocks = []
     for path in example_sources():
         strict = path != README
@@ -440,7 +444,7 @@ def test_readme_example_runs(block, workspace, llm_server, tmp_path, monkeypatch
 def run_example(block: Block, workspace: Path, llm_server, tmp_path: Path, monkeypatch,
                 capsys) -> None:
     """Run one example in a fresh copy of ``workspace`` (the documentation's examples run
-    through this too, from tests/test_docs_examples.py, so that both files share the two
+    through this too, from tests/toolkit/test_docs_examples.py, so that both files share the two
     cores)."""
     folder = tmp_path / "w"
     shutil.copytree(workspace, folder, symlinks=True)

@@ -22,12 +22,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from local_models import unzip_small_model
-from test_ecthr_text_baselines import DOCS, _table
 
 from courtbench.errors import CourtbenchError
 from ecthr_npd.baselines.embeddings import chunk_texts, word_aligned_spans
 from ecthr_npd.baselines.retrieval import TextRetrieval
 from ecthr_npd.baselines.text_systems import TextOptions, check_text_systems
+from tests.ecthr_npd.test_ecthr_text_baselines import DOCS, _table
 
 QUERIES = ["Ill-treatment by police officers at the station.",
            "The length of civil proceedings before the courts.",

@@ -25,7 +25,7 @@ from ecthr_npd.prompting.run import collect
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
+SNAPSHOTS = Path(__file__).parents[1] / "snapshots"
 UPDATE_SNAPSHOTS = os.environ.get("COURTBENCH_UPDATE_SNAPSHOTS") == "1"
 
 # One fixed case (label columns as the tables hold them: indices) and two references.

@@ -1,6 +1,6 @@
 """Text retrieval baselines against brute-force references on small data: the shared
 retrieval protocol, BM25 scores against the formula, and the command on a built synthetic
-folder (dense and sparse: tests/test_ecthr_text_embeddings.py)."""
+folder (dense and sparse: tests/ecthr_npd/test_ecthr_text_embeddings.py)."""
 
 from __future__ import annotations
 

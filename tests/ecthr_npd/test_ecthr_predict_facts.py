@@ -13,7 +13,6 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 from fake_chat_server import FakeChatServer, Reply
-from test_ecthr_prompting import FIXED_CASE, FIXED_REFERENCES, planted_sentinels
 
 from courtbench.cli import main
 from ecthr_npd import schema
@@ -25,8 +24,9 @@ from ecthr_npd.prompting.samples import prompted_cases
 from ecthr_npd.reader import read_case_level
 from ecthr_npd.synthetic import write_synthetic
 from ecthr_npd.synthetic_facts import synthetic_facts
+from tests.ecthr_npd.test_ecthr_prompting import FIXED_CASE, FIXED_REFERENCES, planted_sentinels
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
+SNAPSHOTS = Path(__file__).parents[1] / "snapshots"
 UPDATE_SNAPSHOTS = os.environ.get("COURTBENCH_UPDATE_SNAPSHOTS") == "1"
 FIXED_FACTS = ("1. The applicant was born in 1961 and lives in Izmir.\n\n"
                "2. On 3 May 2005 he brought proceedings before the Izmir Civil Court.\n\n"

@@ -1,5 +1,5 @@
 """A scripted ReAct model for the agent tests and benchmark: plays one episode per case
-against ``tests/fake_chat_server.py`` in tool-call or JSON-text mode.
+against ``tests/helpers/fake_chat_server.py`` in tool-call or JSON-text mode.
 
 :func:`scripted_agent` returns a responder ``(body, attempt) -> Reply`` that reads the step
 from the number of assistant turns in the request and answers with the next action of a

@@ -2,7 +2,7 @@
 cards it shows runs as pasted, offline.
 
 The machinery, the workspace and the lists of what is substituted or not run (each with its
-reason) are tests/test_readme_examples.py's; this file only runs the site's and the cards'
+reason) are tests/toolkit/test_readme_examples.py's; this file only runs the site's and the cards'
 examples, so that they and the README's run on different cores (each file builds its own
 small workspace once).
 """
@@ -10,7 +10,8 @@ small workspace once).
 from __future__ import annotations
 
 import pytest
-from test_readme_examples import (  # noqa: F401 - fixtures used by name
+
+from tests.toolkit.test_readme_examples import (  # noqa: F401 - fixtures used by name
     _block_id,
     example_blocks,
     llm_server,

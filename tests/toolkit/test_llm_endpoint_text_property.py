@@ -12,10 +12,10 @@ import pytest
 from fake_chat_server import FakeChatServer, Reply
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_cli_judge import hub_folder  # noqa: F401 - module fixture reused
-from test_generate_slds import slds_folder  # noqa: F401 - module fixture reused
 
 from courtbench.cli import main
+from tests.slds.test_generate_slds import slds_folder  # noqa: F401 - module fixture reused
+from tests.toolkit.test_cli_judge import hub_folder  # noqa: F401 - module fixture reused
 
 PIECES = st.sampled_from(["\ud800", "\udfff", "\x00", "\u202e", "\u200f", "ע", "<think>",
                           "</think>", "ACCURACY_FAITHFULNESS_SCORE: 3\n", '{"award_eur": ',

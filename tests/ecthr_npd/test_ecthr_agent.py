@@ -1,5 +1,5 @@
 """``courtbench predict ecthr_npd --prompt react`` against the loopback scripted tool-calling
-server (``tests/fake_chat_server.py`` + ``tests/agent_script.py``): full episodes (happy
+server (``tests/helpers/fake_chat_server.py`` + ``tests/helpers/agent_script.py``): full episodes (happy
 path in both action modes, unknown and malformed actions, prose-only answers, ``<think>``
 blocks, step-budget overrun, a model reaching for another case's award), sentinels planted
 in every audit column and in every validation/test target that never reach any request,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from courtbench import boundary
 from courtbench.boundary import BoundaryError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @given(st.floats(allow_nan=True, allow_infinity=True))

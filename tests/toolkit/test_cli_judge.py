@@ -1,5 +1,5 @@
 """``courtbench judge slds`` and ``courtbench.predictions.read_predictions``, offline, against a
-scripted chat-completions server (tests/fake_chat_server.py) and a tiny SLDS-like Hub folder."""
+scripted chat-completions server (tests/helpers/fake_chat_server.py) and a tiny SLDS-like Hub folder."""
 
 from __future__ import annotations
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from fake_chat_server import FakeChatServer, Reply, judgement
-from test_generate_slds import _args, _rows, _table, _write_slds_folder
 
 from courtbench.cli import main
 from courtbench.errors import CourtbenchError
 from courtbench.hub import ConfigSpec
 from courtbench.llm import decoding_params
+from tests.slds.test_generate_slds import _args, _rows, _table, _write_slds_folder
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """metrics/headnote_judge: prompts, parsing, scoring, retries, concurrency and the cache,
-against a scripted chat-completions server on 127.0.0.1 (tests/fake_chat_server.py)."""
+against a scripted chat-completions server on 127.0.0.1 (tests/helpers/fake_chat_server.py)."""
 
 from __future__ import annotations
 

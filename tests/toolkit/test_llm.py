@@ -1,4 +1,4 @@
-"""courtbench.llm against the scripted chat server on 127.0.0.1 (tests/fake_chat_server.py):
+"""courtbench.llm against the scripted chat server on 127.0.0.1 (tests/helpers/fake_chat_server.py):
 retries (429 + Retry-After, 5xx, timeouts, dropped connections), garbled and <think> answers,
 bounded concurrency, the cache (rerun, other port, killed run resumed) and the CLI helpers."""
 

@@ -80,7 +80,7 @@ def _sample(request: dict) -> str:
 # ----------------------------------------------------------------------------- prompts
 
 
-SYSTEM = (Path(__file__).resolve().parent.parent / "slds" / "prompts" / "headnote_system.txt").read_text()
+SYSTEM = (Path(__file__).resolve().parents[2] / "slds" / "prompts" / "headnote_system.txt").read_text()
 
 
 def test_rendered_prompts_of_one_pair_with_and_without_the_one_shot_example():

@@ -8,11 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from test_slds_build import _absent_module, _load
 
 from courtbench.errors import SourceError
 from slds.audit import audit_folder
 from slds.build import build_folder
+from tests.slds.test_slds_build import _absent_module, _load
 
 
 def _row(decision_id: str, decision: str, headnote_language: str, year: int, **extra) -> dict:

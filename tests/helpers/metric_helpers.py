@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from courtbench.metric_modules import metric_dir
 from courtbench.publish.checks import SPACE_SDK_MODULES, module_level_imports
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: Euro amounts as the benchmark has them: exact zeros, whole euros, cents, and sub-threshold
 #: crumbs (0 < x < 0.5) that still count as zero awards.
