@@ -398,7 +398,7 @@ FILLER = st.text(st.characters(blacklist_characters="{}0123456789€", blacklist
                  max_size=60).filter(lambda t: "eur" not in t.lower() and "award" not in t.lower())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(value=st.floats(min_value=0, max_value=1e12, allow_nan=False), before=FILLER,
        after=FILLER)
 def test_json_object_round_trips_inside_text(value, before, after):
@@ -415,7 +415,7 @@ def _grouped(n: int, separator: str) -> str:
     return f"{n:,}".replace(",", separator)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(n=st.integers(min_value=0, max_value=10**12),
        separator=st.sampled_from(sorted(GROUPINGS.values())),
        style=st.sampled_from(["EUR {}", "{} EUR", "€{}", "{} €", "{} euros", "EUR{}"]),
@@ -442,7 +442,7 @@ def test_negative_amounts_fail(n, style):
     assert parsed.value is None and "negative" in parsed.error
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(answer=st.text(max_size=200))
 def test_parser_never_raises_and_returns_a_valid_award_or_a_reason(answer):
     parsed = parsing.parse_award(answer)

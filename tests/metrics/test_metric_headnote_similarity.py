@@ -132,10 +132,10 @@ def test_lcs_length_equals_the_dynamic_program_for_every_block_size(first, secon
 
 
 @pytest.mark.slow
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(target=st.lists(st.sampled_from("abcdefghij"), max_size=45),
        prediction=st.lists(st.sampled_from("abcdefghij"), max_size=45))
-def test_rouge_f1_is_rouge_scores_on_thousands_of_random_pairs(target, prediction):
+def test_rouge_f1_is_rouge_scores_on_hundreds_of_random_pairs(target, prediction):
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=SpaceTokenizer())
     expected = scorer.score(" ".join(target), " ".join(prediction))
     got = hs.rouge_f1(target, prediction)

@@ -114,19 +114,19 @@ tokens_small = st.lists(st.integers(min_value=0, max_value=3), max_size=40)
 tokens_wide = st.lists(st.integers(min_value=0, max_value=12), max_size=120)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(summary=tokens_small, source=tokens_small)
 def test_fragments_equal_reference_small_vocabulary(summary, source):
     assert sp.extractive_fragments(summary, source) == reference_fragments(summary, source)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(summary=tokens_wide, source=tokens_wide)
 def test_fragments_equal_reference_wider_vocabulary(summary, source):
     assert sp.extractive_fragments(summary, source) == reference_fragments(summary, source)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(summary=st.lists(st.integers(0, 2), min_size=1, max_size=20),
        source=st.lists(st.integers(0, 2), max_size=30))
 def test_fragments_on_repeated_source_equal_reference(summary, source):
@@ -139,7 +139,7 @@ def test_fragments_on_repeated_source_equal_reference(summary, source):
 WORDS = ["der", "die", "das", "art", ".", ",", "gericht", "recht", "abs", "e", "1", "2"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(summary=st.lists(st.sampled_from(WORDS), min_size=1, max_size=30),
        source=st.lists(st.sampled_from(WORDS), max_size=60))
 def test_pair_properties_equal_reference(summary, source):
@@ -148,7 +148,7 @@ def test_pair_properties_equal_reference(summary, source):
     assert_close(module_pair(summary_text, source_text), expected)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(summary=st.lists(st.integers(1, 4), min_size=1, max_size=12),
        source=st.lists(st.integers(0, 4), max_size=30))
 def test_novelty_paths_agree_with_reference(summary, source):
@@ -295,7 +295,7 @@ def test_chunks_are_tokenized_without_their_neighbours():
 word_lists = st.lists(st.sampled_from(["a", "b", "c", "ä", "é"]), max_size=25)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(a=word_lists, b=word_lists)
 def test_rouge_l_equals_rouge_score_lcs(a, b):
     expected = rouge_scorer._score_lcs(b, a).fmeasure
