@@ -2,8 +2,8 @@
 per step.
 
 A synthetic build (1,700 cases) and the scripted tool-calling model of the tests
-(``tests/agent_script.py``) in a child process of the scripted chat server
-(``tests/fake_chat_server.py``), so that its CPU time is not the client's:
+(``tests/helpers/agent_script.py``) in a child process of the scripted chat server
+(``tests/helpers/fake_chat_server.py``), so that its CPU time is not the client's:
 
 - throughput: ``N_CASES`` cases × 6 steps (inspect_case, resolve_empirical_priors,
   retrieve_train_references, assess_aggregation_pattern, leakage_check, final_predict) at

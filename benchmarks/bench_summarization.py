@@ -35,7 +35,7 @@ PUNCTUATION = [".", ",", ";", ":", "(", ")", "Art.", "Abs.", "E.", "al.", "consi
 
 def _reference_fragments():
     """The plain published algorithm, as written in the tests."""
-    path = REPO / "tests" / "test_metric_summarization_properties.py"
+    path = REPO / "tests" / "metrics" / "test_metric_summarization_properties.py"
     spec = importlib.util.spec_from_file_location("_bench_reference", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

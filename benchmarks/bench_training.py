@@ -1,6 +1,6 @@
 """``courtbench train``: CPU throughput of the tiny models, and the wrapper's overhead.
 
-Tiny models built offline as the tests build them (``tests/training_helpers.py``): a 2-layer
+Tiny models built offline as the tests build them (``tests/helpers/training_helpers.py``): a 2-layer
 ModernBERT-style encoder (hidden 32) on a synthetic ECtHR-NPD folder of 400 cases with
 generated Facts text (128 tokens per case), and a 2-layer Qwen2-style LM (hidden 32) with
 LoRA on a synthetic SLDS folder (10 decisions, 480 tokens per example). One torch thread.
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "helpers"
 ECTHR_OPTIONS = ["--max-length", "128", "--effective-batch", "8", "--per-device-batch", "4",
                  "--learning-rate", "1e-3", "--epochs", "2", "--eval-steps", "10",
                  "--logging-steps", "5", "--threads", "1"]

@@ -1,4 +1,4 @@
-"""A scripted chat server (tests/fake_chat_server.py) in a child process, for benchmarks that
+"""A scripted chat server (tests/helpers/fake_chat_server.py) in a child process, for benchmarks that
 time a client against it: the server's own work then runs on the other core, not in the
 timed interpreter."""
 
@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent.parent / "tests"
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "helpers"
 
 
 class ServerProcess:

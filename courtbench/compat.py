@@ -1,7 +1,7 @@
 """Adapters to behaviour of dependencies and platforms that no public API offers.
 
 Every use of a dependency's non-public name lives here, one small function each, and
-``tests/test_compat.py`` pins what courtbench relies on, so that an upgrade that changes it
+``tests/toolkit/test_compat.py`` pins what courtbench relies on, so that an upgrade that changes it
 fails there (not deep inside a build). ``pyproject.toml`` caps those dependencies below their
 next major version.
 

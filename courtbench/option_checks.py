@@ -14,7 +14,7 @@ integer option takes an integer literal only (``1.5``, ``2.0`` and ``1e3`` are r
 rounded: ``1.0000000000000000001`` would otherwise become 1 on its way through a float). A list option
 (``--seeds 0,1,2``) refuses an empty list, an empty item and a value given twice.
 
-``tests/test_option_types.py`` walks the parser of every command and fails on a numeric option
+``tests/toolkit/test_option_types.py`` walks the parser of every command and fails on a numeric option
 without one of these types.
 """
 

@@ -1,4 +1,4 @@
-"""The complexity gate of ``make lint`` and of ``tests/test_structure.py``.
+"""The complexity gate of ``make lint`` and of ``tests/toolkit/test_structure.py``.
 
 Every function and method of the shipped code (``courtbench``, ``ecthr_npd``, ``slds``,
 ``metrics``) and of ``benchmarks`` must stay readable:

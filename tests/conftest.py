@@ -29,26 +29,46 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-# The test files that take longest (seconds of one worker, measured on 2 cores), run first:
-# `make test` hands whole files to its two workers in collection order, so a long file
-# collected last (alphabetically, test_wheel_smoke.py) would leave one worker idle at the end.
-# Only the order changes; a stale list costs time, never a result.
+# The test files that take longest (seconds of one worker; paths relative to tests/), run
+# first: `make test` hands whole files to its two workers in collection order, so a long file
+# collected last (the area folders are collected in alphabetical order, toolkit/ last) would
+# leave one worker idle at the end. The seconds were measured with --durations on a machine
+# loaded about five times over, so only their order matters (test_ecthr_prompting.py's are
+# mostly its real-data test). Only the order changes; a stale list costs time, never a result.
 LONGEST_FILES_FIRST = (
-    "test_ecthr_agent.py",            # 67
-    "test_wheel_smoke.py",            # 54
-    "test_spaces_pages.py",           # 41
-    "test_readme_examples.py",        # 38
-    "test_leaderboard.py",            # 35
-    "test_spaces_browser.py",         # 32
-    "test_llm_endpoint_text_property.py",  # 32
-    "test_command_demo.py",           # 31
-    "test_ecthr_build.py",            # 27
-    "test_publish.py",                # 24
-    "test_cli_judge.py",              # 21
+    "toolkit/test_docs_examples.py",                # 857
+    "toolkit/test_publish.py",                      # 350
+    "toolkit/test_leaderboard.py",                  # 278
+    "slds/test_inspect_slds.py",                    # ~110 (measured alone, loaded)
+    "ecthr_npd/test_ecthr_prompting.py",            # 265
+    "ecthr_npd/test_ecthr_agent.py",                # 236
+    "toolkit/test_readme_examples.py",              # 224
+    "metrics/test_metric_common.py",                # 191
+    "toolkit/test_spaces_pages.py",                 # 139
+    "toolkit/test_wheel_smoke.py",                  # 133
+    "ecthr_npd/test_ecthr_predict_cli.py",          # 113
+    "toolkit/test_command_demo.py",                 # 92
+    "ecthr_npd/test_ecthr_build.py",                # 89
+    "metrics/test_metric_headnote_similarity.py",   # 88
+    "metrics/test_metric_headnote_judge.py",        # 84
+    "toolkit/test_failure_modes.py",                # 75
+    "metrics/test_metric_ecthr_paths.py",           # 72
+    "toolkit/test_cli_judge.py",                    # 67
+    "toolkit/test_inspect_glue.py",                 # 67
+    "toolkit/test_spaces_browser.py",               # 66
 )
 
 
 def pytest_collection_modifyitems(items: list) -> None:
     """Longest files first (a stable sort: the order within a file is kept)."""
     rank = {name: index for index, name in enumerate(LONGEST_FILES_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    tests = Path(__file__).resolve().parent
+    items.sort(key=lambda item: rank.get(_relative(item.path, tests), len(rank)))
+
+
+def _relative(path: Path, tests: Path) -> str:
+    """``path`` relative to tests/ (``area/test_x.py``), or its name outside tests/."""
+    try:
+        return path.resolve().relative_to(tests).as_posix()
+    except ValueError:
+        return path.name

@@ -11,7 +11,7 @@ folder of fifteen thousand rows.
 column, as ``datasets.Features.to_dict()`` gives it) and writes both forms from it for the
 feature types courtbench's datasets use: ``Value``, ``ClassLabel`` and ``List`` of those.
 ``datasets`` is imported only when a caller asks for a real ``datasets.Features``
-(:meth:`TableFeatures.to_datasets`). ``tests/test_hub_features.py`` checks the Arrow schema,
+(:meth:`TableFeatures.to_datasets`). ``tests/toolkit/test_hub_features.py`` checks the Arrow schema,
 the JSON and the YAML against ``datasets``' own for every config of both datasets.
 """
 

@@ -5,7 +5,7 @@ way: Python's ``OSError`` (errno ``ENOSPC``), safetensors' ``SafetensorError`` (
 left on device (os error 28)") and torch's zip writer, a ``RuntimeError`` that has lost the
 errno ("[enforce fail at inline_container.cc:…] . unexpected pos 576 vs 534", or
 "PytorchStreamWriter failed writing file …"). :func:`write_failure` recognises all three (the
-library texts are pinned by ``tests/test_train_run_folder.py``); for torch's, the free space
+library texts are pinned by ``tests/toolkit/test_train_run_folder.py``); for torch's, the free space
 of the run folder's file system decides whether to say the disk is full.
 """
 
