@@ -53,7 +53,7 @@ AS_SUBMITTED: tuple[str, ...] = ()
 #: ``courtbench leaderboard init`` writes a record under one of these names.
 RESERVED_NAMES = ("train_median", "train_mean", "zero", "train_positive_median",
                   "train_positive_mean", "knn", "knn-metadata", "gbt", "hurdle", "catboost",
-                  "xgboost", "lightgbm", "ensemble", "bm25", "dense", "sparse")
+                  "xgboost", "lightgbm", "ensemble", "selected", "bm25", "dense", "sparse")
 PER_ITEM_NAME = "absolute error on the test split (EUR)"
 VIEWS_TABLE = "MAE by test view"
 SCOPE_TABLE = "Scope"

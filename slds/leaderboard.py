@@ -201,8 +201,10 @@ def verifier_spec() -> VerifierSpec:
     return VerifierSpec(module=record_verifier,
                         space_files={f"verifier_{record_verifier.BENCHMARK}.py":
                                      Path(record_verifier.__file__),
-                                     "headnote_similarity.py":
-                                     similarity / "headnote_similarity.py"},
+                                     # the module and the siblings it imports relatively
+                                     **{name: similarity / name for name in (
+                                         "headnote_similarity.py", "checked_wrapper.py",
+                                         "slds_languages.py")}},
                         space_requirements=requirements, references=REFERENCE_SYSTEMS,
                         paired_against=REFERENCE_SYSTEMS,
                         gold=leaderboard_gold, cross_check=cross_check)

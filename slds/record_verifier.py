@@ -59,10 +59,28 @@ def similarity_function():
     try:
         from courtbench.metric_modules import load_metric_module
     except ImportError:
-        import headnote_similarity
-
-        return headnote_similarity.headnote_similarity
+        return _sibling_module("headnote_similarity").headnote_similarity
     return load_metric_module("headnote_similarity").headnote_similarity
+
+
+#: The package name the Space folder's metric files are imported under.
+SPACE_PACKAGE = "leaderboard_space_metric"
+
+
+def _sibling_module(name: str):
+    """``name``.py of this file's folder (the Space), imported as a member of a package
+    spanning that folder, so that its relative imports (``from .boundary import ...``, the
+    form ``evaluate`` needs) find their sibling files."""
+    import importlib
+    import sys
+    import types
+    from pathlib import Path
+
+    if SPACE_PACKAGE not in sys.modules:
+        package = types.ModuleType(SPACE_PACKAGE)
+        package.__path__ = [str(Path(__file__).resolve().parent)]
+        sys.modules[SPACE_PACKAGE] = package
+    return importlib.import_module(f"{SPACE_PACKAGE}.{name}")
 
 
 def _options(record: dict) -> dict:

@@ -165,7 +165,7 @@ def test_missing_extra_is_one_line():
     from courtbench.errors import CourtbenchError
     from courtbench.training.extra import require
 
-    with pytest.raises(CourtbenchError, match="needs no_such_module_x .*courtbench\\[train\\]"):
+    with pytest.raises(CourtbenchError, match=r"needs no_such_module_x .*pip install -e '\.\[train\]'"):
         require(("torch", "no_such_module_x"))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 
 from courtbench.cli import main
 from courtbench.report import Report, Table, write_report
@@ -24,22 +25,28 @@ def test_a_figure_that_raises_is_a_warning_and_a_note(tmp_path, capsys):
     assert "warning: broken.png not drawn" in capsys.readouterr().err
 
 
-def test_huge_predictions_are_clipped_in_the_figures_and_said_in_the_report(tmp_path, capsys):
+def test_predictions_at_the_amount_ceiling_are_drawn_and_beyond_it_refused_at_the_row(
+        tmp_path, capsys):
+    """1e12 EUR (the ceiling) still draws on the log axes; 1e308 never reaches a figure: the
+    predictions file is refused at its row in one line."""
     data, preds = tmp_path / "data", tmp_path / "preds"
     assert main(["build", "ecthr_npd", "--synthetic", "--n", "200", "--out", str(data)]) == 0
     assert main(["baselines", "ecthr_npd", "--data", str(data), "--out", str(preds),
                  "--systems", "zero"]) == 0
     rows = list(csv.reader((preds / "zero.csv").open(encoding="utf-8")))
-    huge = tmp_path / "huge.csv"
-    with huge.open("w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle, lineterminator="\n").writerows(
-            [rows[0]] + [[row[0], "1e308"] for row in rows[1:]])
-    capsys.readouterr()
-    code = main(["evaluate", "ecthr_npd", "--data", str(data), "--predictions", str(huge),
-                 "--out", str(tmp_path / "report"), "--resamples", "20"])
-    err = capsys.readouterr().err
-    assert code == 0, err
-    assert "Traceback" not in err
-    markdown = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
-    assert "Figure notes" in markdown
-    assert "predictions above 1e+12 EUR drawn at 1e+12" in markdown
+    for value, expected_code in (("1e12", 0), ("1e308", 1)):
+        huge = tmp_path / f"huge_{value}.csv"
+        with huge.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle, lineterminator="\n").writerows(
+                [rows[0]] + [[row[0], value] for row in rows[1:]])
+        capsys.readouterr()
+        code = main(["evaluate", "ecthr_npd", "--data", str(data), "--predictions", str(huge),
+                     "--out", str(tmp_path / f"report_{value}"), "--resamples", "20"])
+        err = capsys.readouterr().err
+        assert code == expected_code, err
+        assert "Traceback" not in err
+    assert (tmp_path / "report_1e12" / "report.md").is_file()
+    assert "not drawn" not in (tmp_path / "report_1e12" / "report.md").read_text(encoding="utf-8")
+    assert re.search(r"line \d+, column 'prediction': bad value '1e308'", err)
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "report_1e308").exists()
