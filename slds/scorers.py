@@ -182,13 +182,18 @@ def judge_scorer(*, parse: str = "strict", failed_as_zero: bool = False,
             record = judge_record(module, state.sample_id, metadata["config"], output, error,
                                   parse=parse, max_tokens=max_tokens,
                                   max_answer_chars=max_answer_chars)
-            value = record["score"]
-            return Score(value=math.nan if value is None else value,
-                         explanation=record["reason"], metadata=record)
+            return _judged(record)
 
         return score
 
     return judge()
+
+
+def _judged(record: dict) -> Score:
+    """The Inspect score of one judge record (NaN when the sample was not scored)."""
+    value = record["score"]
+    return Score(value=math.nan if value is None else value, explanation=record["reason"],
+                 metadata=record)
 
 
 def judged_scorer(*, parse: str = "strict", failed_as_zero: bool = False,
@@ -203,9 +208,7 @@ def judged_scorer(*, parse: str = "strict", failed_as_zero: bool = False,
             record = judge_record(module, state.sample_id, state.metadata["config"],
                                   state.output, None, parse=parse, max_tokens=max_tokens,
                                   max_answer_chars=max_answer_chars)
-            value = record["score"]
-            return Score(value=math.nan if value is None else value,
-                         explanation=record["reason"], metadata=record)
+            return _judged(record)
 
         return score
 

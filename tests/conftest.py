@@ -8,6 +8,8 @@ overrides the location.
 from __future__ import annotations
 
 import os
+import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,26 @@ def _relative(path: Path, tests: Path) -> str:
         return path.resolve().relative_to(tests).as_posix()
     except ValueError:
         return path.name
+
+
+@pytest.fixture
+def silent_hub():
+    """The URL of a real server on 127.0.0.1 that accepts connections and never answers (a
+    Hub that hangs): every Hub call must end on its own time bound."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(50)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
+    for connection in held:
+        connection.close()

@@ -9,8 +9,6 @@ import copy
 import csv
 import re
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -329,26 +327,6 @@ def test_an_incomplete_or_fallback_filled_run_is_not_exported(ecthr_report, tmp_
 
 # ------------------------------------------------------------------------ Hub time bound
 
-@pytest.fixture
-def silent_hub():
-    """A server on 127.0.0.1 that accepts connections and never answers."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    held = []
-
-    def accept():
-        while True:
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}"
-    server.close()
-    for connection in held:
-        connection.close()
 
 
 def test_a_model_pull_request_to_a_hub_that_never_answers_fails_within_seconds(silent_hub,

@@ -12,10 +12,8 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -497,26 +495,6 @@ def test_a_manifest_out_of_range_is_refused_in_one_line(ecthr_report, tmp_path, 
 
 # ------------------------------------------------------------------------- Hub time bounds
 
-@pytest.fixture
-def silent_hub():
-    """A real server on 127.0.0.1 that accepts connections and never answers."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(50)
-    held = []
-
-    def accept():
-        while True:
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}"
-    server.close()
-    for connection in held:
-        connection.close()
 
 
 def test_submit_against_a_hub_that_never_answers_fails_within_seconds(ecthr_report, silent_hub):
