@@ -97,3 +97,15 @@ def silent_hub():
     server.close()
     for connection in held:
         connection.close()
+
+
+@pytest.fixture
+def no_token_encodings(monkeypatch):
+    """Any tiktoken encoding load fails the test: nothing may download at run time."""
+    import tiktoken
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a token encoding was loaded")
+
+    monkeypatch.setattr(tiktoken, "get_encoding", refuse)
+    monkeypatch.setattr(tiktoken, "encoding_for_model", refuse)

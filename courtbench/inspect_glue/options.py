@@ -22,7 +22,6 @@ import argparse
 import json
 import os
 import re
-import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 from courtbench import option_checks
 from courtbench.boundary import BoundaryError, check_count, check_number, loads_bounded
 from courtbench.errors import CourtbenchError
+from courtbench.inspect_glue.endpoints import check_endpoint_url, endpoint_host
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 SERVICE = "courtbench"  # openai-api/<SERVICE>/<model>: Inspect's OpenAI-compatible provider
@@ -306,23 +306,6 @@ class ModelOptions:
                 "header_names": [name for name, _ in self.headers]}
 
 
-def endpoint_host(base_url: str) -> str:
-    """``scheme://host[:port]`` of an http(s) URL: no path, no credentials, no query.
-
-    >>> endpoint_host("https://user:secret@api.example.org:8443/v1?key=x")
-    'https://api.example.org:8443'
-    """
-    parts = urllib.parse.urlsplit(base_url) if isinstance(base_url, str) else None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"expected an http(s) URL such as http://127.0.0.1:8000/v1, got "
-                         f"{base_url!r}")
-    if parts.username is not None or parts.password is not None:
-        raise ValueError("the URL must not carry credentials (user:password@host); put the key "
-                         "in the variable named by --api-key-env")
-    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
-
-
 def _check_endpoint(base_url: str | None, key_env: str | None) -> None:
     if base_url is None:
         if key_env is not None:
@@ -330,7 +313,8 @@ def _check_endpoint(base_url: str | None, key_env: str | None) -> None:
                                   "reads its own key variable (e.g. OPENAI_API_KEY)")
         return
     try:
-        endpoint_host(base_url)
+        check_endpoint_url(base_url, key_hint="put the key in the variable named by "
+                                              "--api-key-env")
     except ValueError as error:
         raise CourtbenchError(f"--base-url: {error}") from None
     if key_env is not None and not os.environ.get(key_env):

@@ -44,8 +44,10 @@ from .boundary import (
     check_text,
 )
 from .checked_wrapper import CheckedWrapper
-from .judge_client import Endpoint, check_endpoint_url, check_headers, run, split_reasoning
+from .endpoints import check_endpoint_url
+from .judge_client import Endpoint, check_headers, run
 from .judge_prompts import SYSTEM_TEMPLATE, USER_TEMPLATE
+from .reasoning import split_reasoning
 from .slds_languages import LANGUAGES, check_languages
 
 __version__ = "0.1.0"

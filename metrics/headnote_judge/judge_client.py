@@ -39,6 +39,8 @@ from datetime import datetime, timezone
 
 import openai
 
+from .reasoning import split_reasoning
+
 USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
 #: Usage numbers above this (tokens per request) are ignored as absurd.
 MAX_USAGE = 10**12
@@ -47,9 +49,6 @@ CACHE_VERSION = 2
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_REASONING = re.compile(r"<(think|thinking|reasoning)>(.*?)</\1>", re.S | re.I)
-_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
-_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.I)
 _QUOTA = re.compile(r"quota|billing|credit|insufficient", re.I)
 
 
@@ -104,30 +103,6 @@ class Run:
         return sum(1 for answer in self.answers if predicate(answer))
 
 
-def endpoint_host(base_url):
-    """``scheme://host[:port]`` of an http(s) URL: no path, no credentials, no query.
-
-    >>> endpoint_host("https://user:secret@api.example.org:8443/v1?key=x")
-    'https://api.example.org:8443'
-    """
-    parts = urllib.parse.urlsplit(base_url) if isinstance(base_url, str) else None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base_url must be an http(s) URL such as http://127.0.0.1:8000/v1, "
-                         f"got {base_url!r:.200}")
-    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
-
-
-def check_endpoint_url(base_url):
-    """The URL's host (see :func:`endpoint_host`); a URL with credentials is refused."""
-    host = endpoint_host(base_url)
-    parts = urllib.parse.urlsplit(base_url)
-    if parts.username is not None or parts.password is not None:
-        raise ValueError("base_url must not carry credentials (user:password@host); pass the "
-                         "key as api_key")
-    return host
-
-
 def check_headers(headers):
     """ValueError unless ``headers`` are ``(name, value)`` strings HTTP allows."""
     for item in headers:
@@ -143,33 +118,6 @@ def request_key(model, messages, params):
     payload = {"model": model, "messages": [dict(m) for m in messages], "params": dict(params)}
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def split_reasoning(content, reasoning_content=None):
-    """``(answer, reasoning, unclosed)``: ``<think>…</think>`` blocks (also ``thinking`` /
-    ``reasoning``) and ``reasoning_content`` kept apart from the answer. A closing tag without
-    an opening one makes everything before it reasoning; an opening tag never closed (an answer
-    cut short) everything after it (``unclosed`` True).
-
-    >>> split_reasoning("<think>a?</think>\\nB.", "r")
-    ('B.', 'r\\n\\na?', False)
-    >>> split_reasoning("<think>never closed")
-    ('', 'never closed', True)
-    """
-    parts = [reasoning_content.strip()] if reasoning_content and reasoning_content.strip() else []
-    if content is None:
-        return None, "\n\n".join(parts) or None, False
-    parts += [m.group(2).strip() for m in _REASONING.finditer(content)]
-    text = _REASONING.sub("", content)
-    closes = list(_CLOSE.finditer(text))
-    if closes:
-        parts.append(text[:closes[-1].start()].strip())
-        text = text[closes[-1].end():]
-    opened = _OPEN.search(text)
-    if opened:
-        parts.append(text[opened.end():].strip())
-        text = text[:opened.start()]
-    return text.strip(), "\n\n".join(p for p in parts if p) or None, opened is not None
 
 
 def _valid(text):

@@ -12,14 +12,13 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from agent_script import HAPPY, action_reply, default_arguments, observations, scripted_agent
 from fake_chat_server import FakeChatServer, Reply
+from sentinel_builds import build_with_sentinels
 
 from courtbench.cli import main
 from ecthr_npd.agent.leakage import number_forms
-from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 
 pytestmark = pytest.mark.slow
@@ -31,24 +30,8 @@ SENTINEL_AWARD = 987_654.32  # + 1.01 * i for the i-th held-out case: in no trai
 def folder(tmp_path_factory) -> Path:
     """A synthetic build (100 cases): every audit column holds sentinel strings, every
     validation/test target a distinctive sentinel award."""
-    out = tmp_path_factory.mktemp("ecthr_agent") / "built"
-    build_synthetic(out, n=100, seed=2)
-    offset = 0
-    for split in ("validation", "test"):
-        path = out / "data" / "audit" / f"{split}.parquet"
-        table = pq.read_table(path)
-        for name in table.column_names[1:]:
-            values = [f"{SENTINEL}-{name}-{split}-{i}" for i in range(table.num_rows)]
-            table = table.set_column(table.column_names.index(name), name, pa.array(values))
-        pq.write_table(table, path)
-        path = out / "data" / "default" / f"{split}.parquet"
-        table = pq.read_table(path)
-        awards = [round(SENTINEL_AWARD + 1.01 * (offset + i), 2) for i in range(table.num_rows)]
-        offset += table.num_rows
-        index = table.column_names.index("y_amount_eur")
-        table = table.set_column(index, table.schema.field(index), pa.array(awards, pa.float64()))
-        pq.write_table(table, path)
-    return out
+    return build_with_sentinels(tmp_path_factory.mktemp("ecthr_agent") / "built", n=100,
+                                seed=2, award_base=SENTINEL_AWARD, audit_sentinel=SENTINEL)
 
 
 @pytest.fixture(scope="module")

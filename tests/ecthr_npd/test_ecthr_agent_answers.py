@@ -14,15 +14,13 @@ import hashlib
 import json
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from agent_script import action_reply, observations, step_of
 from fake_chat_server import FakeChatServer, Reply
+from sentinel_builds import build_with_sentinels
 
 from courtbench.cli import main
 from ecthr_npd.agent.leakage import number_forms
-from ecthr_npd.build import build_synthetic
 from ecthr_npd.data import load_benchmark
 
 pytestmark = pytest.mark.slow
@@ -33,18 +31,8 @@ BAD_ARGUMENTS = ('{"award_eur": NaN}', '{"award_eur": Infinity}', '{"award_eur":
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("agent_answers") / "built"
-    build_synthetic(out, n=100, seed=5)
-    offset = 0
-    for split in ("validation", "test"):
-        path = out / "data" / "default" / f"{split}.parquet"
-        table = pq.read_table(path)
-        awards = [round(SENTINEL_AWARD + 1.01 * (offset + i), 2) for i in range(table.num_rows)]
-        offset += table.num_rows
-        index = table.column_names.index("y_amount_eur")
-        table = table.set_column(index, table.schema.field(index), pa.array(awards, pa.float64()))
-        pq.write_table(table, path)
-    return out
+    return build_with_sentinels(tmp_path_factory.mktemp("agent_answers") / "built", n=100,
+                                seed=5, award_base=SENTINEL_AWARD)
 
 
 @pytest.fixture(scope="module")

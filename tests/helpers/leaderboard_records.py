@@ -9,8 +9,10 @@ the accepted data, the gold files and the reference rows.
 from __future__ import annotations
 
 import copy
+import csv
 import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -254,3 +256,14 @@ def write_page_folder(folder) -> dict[str, dict]:
     (folder / "results" / "slds" / "broken.json").write_text('{"schema": "x"}\n')
     write_hostile_records(folder, records["big_llm"])
     return records
+
+
+def write_changed_predictions(source: Path, target: Path, change) -> Path:
+    """``target``: the predictions CSV ``source`` with every value replaced by
+    ``change(value)`` (value in EUR, as a float)."""
+    rows = list(csv.reader(source.open(encoding="utf-8")))
+    with target.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(rows[0])
+        writer.writerows([case, change(float(value))] for case, value in rows[1:])
+    return target

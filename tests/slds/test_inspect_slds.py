@@ -46,17 +46,6 @@ def scripted(monkeypatch, tmp_path, no_token_encodings):
         yield server
 
 
-@pytest.fixture
-def no_token_encodings(monkeypatch):
-    """Any tiktoken encoding load fails the test: nothing may download at run time."""
-    import tiktoken
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("a token encoding was loaded")
-
-    monkeypatch.setattr(tiktoken, "get_encoding", refuse)
-    monkeypatch.setattr(tiktoken, "encoding_for_model", refuse)
-
 
 def test_inspect_eval_runs_the_published_preset_and_scores_with_the_metric_modules(
         folder, tmp_path, scripted, capsys):

@@ -6,7 +6,6 @@ stand-in HfApi, the time bound is tested against a silent server on 127.0.0.1.""
 from __future__ import annotations
 
 import copy
-import csv
 import re
 import shutil
 import time
@@ -17,7 +16,14 @@ import numpy as np
 import pytest
 import yaml
 from huggingface_hub import EvalResultEntry, parse_eval_result_entries
-from leaderboard_records import build, ecthr_gold, page_records, skeleton, slds_gold
+from leaderboard_records import (
+    build,
+    ecthr_gold,
+    page_records,
+    skeleton,
+    slds_gold,
+    write_changed_predictions,
+)
 
 from courtbench.boundary import BoundaryError
 from courtbench.cli import main
@@ -174,13 +180,6 @@ def test_every_task_names_a_config_and_split_of_the_built_folder(ecthr_report):
 
 # --------------------------------------------------------------------- the command, offline
 
-def _write_predictions(source: Path, target: Path, change) -> None:
-    rows = list(csv.reader(source.open(encoding="utf-8")))
-    with target.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(rows[0])
-        writer.writerows([case, change(float(value))] for case, value in rows[1:])
-
 
 @pytest.fixture(scope="module")
 def ecthr_report(tmp_path_factory) -> Path:
@@ -192,8 +191,8 @@ def ecthr_report(tmp_path_factory) -> Path:
     assert main(["baselines", "ecthr_npd", "--data", str(root / "data"), "--out",
                  str(root / "preds"), "--systems", "train_median"]) == 0
     median = root / "preds" / "train_median.csv"
-    _write_predictions(median, root / "preds" / "mymodel.csv", lambda v: round(v * 0.8 + 150, 2))
-    _write_predictions(median, root / "preds" / "other.csv", lambda v: round(v * 1.1, 2))
+    write_changed_predictions(median, root / "preds" / "mymodel.csv", lambda v: round(v * 0.8 + 150, 2))
+    write_changed_predictions(median, root / "preds" / "other.csv", lambda v: round(v * 1.1, 2))
     assert main(["evaluate", "ecthr_npd", "--data", str(root / "data"), "--predictions",
                  *[str(root / "preds" / f"{s}.csv") for s in ("train_median", "mymodel",
                                                               "other")],

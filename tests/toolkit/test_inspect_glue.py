@@ -51,17 +51,6 @@ def answering(body: dict, attempt: int) -> Reply:
     return Reply(json.dumps({"award_eur": award_of(body)}))
 
 
-@pytest.fixture
-def no_token_encodings(monkeypatch):
-    """Any tiktoken encoding load fails the test: nothing may download at run time."""
-    import tiktoken
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("a token encoding was loaded")
-
-    monkeypatch.setattr(tiktoken, "get_encoding", refuse)
-    monkeypatch.setattr(tiktoken, "encoding_for_model", refuse)
-
 
 def test_inspect_eval_finds_the_task_and_scores_with_the_metric_modules(
         folder, tmp_path, monkeypatch, no_token_encodings):

@@ -20,7 +20,7 @@ from pathlib import Path
 import datasets
 import huggingface_hub
 import pytest
-from leaderboard_records import page_records
+from leaderboard_records import page_records, write_changed_predictions
 from slds_fixtures import write_slds_folder
 
 from courtbench.boundary import BoundaryError
@@ -40,14 +40,6 @@ from slds.data import read_split
 ECTHR_BASELINES = ("train_median", "zero", "train_mean")
 
 
-def _write_predictions(source: Path, target: Path, change) -> Path:
-    rows = list(csv.reader(source.open(encoding="utf-8")))
-    with target.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(rows[0])
-        writer.writerows([case, change(float(value))] for case, value in rows[1:])
-    return target
-
 
 @pytest.fixture(scope="module")
 def ecthr_report(tmp_path_factory) -> Path:
@@ -58,7 +50,7 @@ def ecthr_report(tmp_path_factory) -> Path:
                  str(root / "data")]) == 0
     assert main(["baselines", "ecthr_npd", "--data", str(root / "data"), "--out",
                  str(root / "preds"), "--systems", ",".join(ECTHR_BASELINES)]) == 0
-    _write_predictions(root / "preds" / "train_mean.csv", root / "preds" / "mymodel.csv",
+    write_changed_predictions(root / "preds" / "train_mean.csv", root / "preds" / "mymodel.csv",
                        lambda v: round(v * 0.8 + 150.0, 2))
     assert main(["evaluate", "ecthr_npd", "--data", str(root / "data"), "--predictions",
                  *[str(root / "preds" / f"{s}.csv") for s in (*ECTHR_BASELINES, "mymodel")],
