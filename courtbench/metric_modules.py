@@ -23,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 
 from courtbench.errors import CourtbenchError
+from courtbench.evaluate_import import import_evaluate
 from courtbench.resources import metrics_root, shipped_root
 
 
@@ -79,6 +80,7 @@ def import_metric_script(folder: Path, package: str) -> ModuleType:
         CourtbenchError: ``package`` is already registered for another folder.
     """
     folder = Path(folder)
+    import_evaluate()  # before the script's own `import evaluate`, which then costs nothing
     existing = sys.modules.get(package)
     if existing is None:
         spec = importlib.machinery.ModuleSpec(package, None, is_package=True)

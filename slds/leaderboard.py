@@ -204,7 +204,7 @@ def verifier_spec() -> VerifierSpec:
                                      # the module and the siblings it imports relatively
                                      **{name: similarity / name for name in (
                                          "headnote_similarity.py", "checked_wrapper.py",
-                                         "slds_languages.py")}},
+                                         "slds_languages.py", "evaluate_import.py")}},
                         space_requirements=requirements, references=REFERENCE_SYSTEMS,
                         paired_against=REFERENCE_SYSTEMS,
                         gold=leaderboard_gold, cross_check=cross_check)

@@ -59,6 +59,7 @@ def similarity_function():
     try:
         from courtbench.metric_modules import load_metric_module
     except ImportError:
+        _sibling_module("evaluate_import").import_evaluate()  # without transformers.pipelines
         return _sibling_module("headnote_similarity").headnote_similarity
     return load_metric_module("headnote_similarity").headnote_similarity
 

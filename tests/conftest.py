@@ -14,6 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from courtbench.evaluate_import import import_evaluate
+
+# every worker imports evaluate (test modules, metric loads): once, as courtbench does it
+import_evaluate()
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("COURTBENCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from courtbench import evaluate_import
 from courtbench.errors import CourtbenchError, VerificationError
 from courtbench.hub import read_card_metadata, verify_folder
 from courtbench.plugins import plugin_for_folder
@@ -55,9 +56,10 @@ METRIC_LOAD_TIMEOUT_S = 600.0
 # Run in a child process: a fresh interpreter and module cache, like a first load on a Space,
 # where nothing of this repository exists; importing one of its packages is an error there.
 _LOAD_SCRIPT = """\
+import importlib.util
 import sys
 
-REPOSITORY_PACKAGES = set(sys.argv[2:])  # courtbench and the installed dataset packages
+REPOSITORY_PACKAGES = set(sys.argv[3:])  # courtbench and the installed dataset packages
 
 
 class _BlockRepositoryPackages:
@@ -69,7 +71,11 @@ class _BlockRepositoryPackages:
 
 
 sys.meta_path.insert(0, _BlockRepositoryPackages())
-import evaluate
+# evaluate imported as the Space's page imports it (evaluate_import.py, given by its path)
+spec = importlib.util.spec_from_file_location("_courtbench_evaluate_import", sys.argv[2])
+helper = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(helper)
+evaluate = helper.import_evaluate()
 
 module = evaluate.load(sys.argv[1])
 print(type(module).__name__, module.name)
@@ -348,7 +354,8 @@ def metric_load_problems(folder: Path, uploaded: Sequence[str], *,
                if key not in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")}
         env.update(HF_MODULES_CACHE=str(Path(scratch) / "modules"),
                    HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1")
-        command = [sys.executable, "-c", _LOAD_SCRIPT, str(copy), *repository_packages()]
+        command = [sys.executable, "-c", _LOAD_SCRIPT, str(copy), evaluate_import.__file__,
+                   *repository_packages()]
         try:
             done = subprocess.run(command, cwd=scratch, env=env, capture_output=True,
                                   text=True, timeout=timeout_s, check=False)

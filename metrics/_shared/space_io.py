@@ -28,7 +28,8 @@
 
 One source (``metrics/_shared/space_io.py``) linked into every metric folder; the wheel,
 ``courtbench metrics export`` and ``courtbench publish`` turn the link into a real file. It
-imports the standard library, gradio and the validator beside it (``boundary.py``).
+imports the standard library, gradio, the validator beside it (``boundary.py``) and
+``evaluate_import.py`` (``evaluate`` without transformers' pipelines, for a faster start).
 """
 
 import contextlib
@@ -141,7 +142,9 @@ def _folder_module(module):
 
 
 def load_metric(name):
-    """Import ``<name>.py`` of this folder and return it (see :func:`_folder_module`)."""
+    """Import ``<name>.py`` of this folder and return it (see :func:`_folder_module`);
+    ``evaluate`` first, without the part no metric uses (``evaluate_import.py``)."""
+    _folder_module("evaluate_import").import_evaluate()
     return _folder_module(name)
 
 

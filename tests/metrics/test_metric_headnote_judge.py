@@ -15,6 +15,7 @@ import pytest
 from fake_chat_server import FakeChatServer, Reply, generated_headnote, judgement
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metric_helpers import FAST_EVALUATE_PRELUDE
 
 from courtbench.metric_modules import load_metric_module
 
@@ -360,7 +361,7 @@ def test_doctests_in_the_module_pass():
 
 # ----------------------------------------------------------------------------- evaluate.load
 
-LOAD_SCRIPT = """
+LOAD_SCRIPT = FAST_EVALUATE_PRELUDE + """
 import json, sys, evaluate
 module = evaluate.load(sys.argv[1])
 result = module.compute(predictions=["gen-0", "gen-1"], references=["Art. 1 ZGB", "Art. 2 ZGB"],

@@ -525,7 +525,8 @@ def test_leaderboard_space_folder_carries_the_verifiers_and_passes_its_publish_c
     assert {e.path for e in plan.files} == {
         "README.md", "app.py", "results_schema.py", "record_check.py", "boundary.py",
         "paired_bootstrap.py", "requirements.txt", "results_repo.txt", "verifier_ecthr_npd.py",
-        "verifier_slds.py", "headnote_similarity.py", "checked_wrapper.py", "slds_languages.py"}
+        "verifier_slds.py", "headnote_similarity.py", "checked_wrapper.py", "slds_languages.py",
+        "evaluate_import.py"}
     assert "sacrebleu" in (out / "requirements.txt").read_text()
     (out / "app.py").write_text((out / "app.py").read_text() + "\nimport plotly\n")
     with pytest.raises(CourtbenchError, match="app.py imports 'plotly'"):

@@ -1,0 +1,1 @@
+../metrics/_shared/evaluate_import.py

@@ -1,0 +1,1 @@
+../_shared/evaluate_import.py
