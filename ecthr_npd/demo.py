@@ -68,7 +68,7 @@ def run_demo(out_dir: Path, scale: float, *, resamples: int = 1000) -> str:
     print("ecthr_npd demo: evaluating …", file=sys.stderr, flush=True)
     report = evaluate_files(folder, [predictions / f"{name}.csv" for name in systems],
                             report_dir, resamples=resamples)
-    text_lines = run_dense_demo(out_dir, resamples)
+    text_lines = run_dense_demo(out_dir, resamples, scale)
     if "bm25" not in systems:
         text_lines.insert(0, "bm25 skipped: bm25s not installed (from the clone: "
                              ".venv/bin/pip install -e '.[text]', or make demo)")

