@@ -28,9 +28,9 @@ SENTINEL_AWARD = 987_654.32  # + 1.01 * i for the i-th held-out case: in no trai
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    """A synthetic build (100 cases): every audit column holds sentinel strings, every
+    """A synthetic build (60 cases): every audit column holds sentinel strings, every
     validation/test target a distinctive sentinel award."""
-    return build_with_sentinels(tmp_path_factory.mktemp("ecthr_agent") / "built", n=100,
+    return build_with_sentinels(tmp_path_factory.mktemp("ecthr_agent") / "built", n=60,
                                 seed=2, award_base=SENTINEL_AWARD, audit_sentinel=SENTINEL)
 
 

@@ -31,7 +31,7 @@ BAD_ARGUMENTS = ('{"award_eur": NaN}', '{"award_eur": Infinity}', '{"award_eur":
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    return build_with_sentinels(tmp_path_factory.mktemp("agent_answers") / "built", n=100,
+    return build_with_sentinels(tmp_path_factory.mktemp("agent_answers") / "built", n=60,
                                 seed=5, award_base=SENTINEL_AWARD)
 
 
