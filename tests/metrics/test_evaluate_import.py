@@ -10,6 +10,8 @@ import sys
 import pytest
 from metric_helpers import REPO_ROOT, fresh_evaluate_env
 
+pytestmark = pytest.mark.models  # it checks what happens when transformers is installed
+
 HELPER = REPO_ROOT / "metrics" / "_shared" / "evaluate_import.py"
 
 CHECK = f"""

@@ -410,6 +410,7 @@ def test_bertscore_equals_bert_score_with_a_small_local_model(small_bert, monkey
     assert rescaled["bertscore_model_path"] == small_bert and rescaled["torch_version"]
 
 
+@pytest.mark.models
 def test_default_baseline_makes_an_empty_prediction_about_minus_54():
     bert_score = pytest.importorskip("bert_score")
     folder = Path(bert_score.__file__).parent

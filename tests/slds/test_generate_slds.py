@@ -280,6 +280,7 @@ def test_a_full_disk_while_writing_the_output_is_one_line_and_a_rerun_sends_noth
         assert len(server.requests) == sent  # every answer came from the cache
 
 
+@pytest.mark.models
 def test_decisions_are_cut_by_the_tokens_of_a_local_tokenizer(slds_folder, tmp_path):
     tokenizers = pytest.importorskip("tokenizers")
     words = sorted({w for r in pair_rows(1000, "test") for w in r["decision"].split()})

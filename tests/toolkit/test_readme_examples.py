@@ -61,6 +61,8 @@ NOT_RUN = {
     "make test": "installs .venv from the package index (network), then runs this suite "
                  "itself; .ci/run runs it on a clean clone (its call is checked by "
                  "test_ci_runs_the_test_command_the_readme_gives)",
+    "make test-models": "installs the model stack from the package index (network), then runs "
+                        "this suite's model tier; .ci/run runs it on a clean clone",
     "make coverage": "the test suite itself, under coverage (minutes)",
     "make spaces": "serves every Space and screenshots it with Chromium "
                    "(tests/toolkit/test_spaces_browser.py serves the pages)",
@@ -92,7 +94,7 @@ NOT_RUN = {
                                  "this test's interpreter, whose bin folder is first on PATH",
     "courtbench demo": "the whole pipeline of both benchmarks (minutes even at --scale 0.05); "
                        "tests/toolkit/test_command_demo.py runs it",
-    "make docs": "builds this site; `make test` builds it too (mkdocs build --strict)",
+    "make docs": "builds this site (mkdocs build --strict); .ci/run runs it on a clean clone",
     "courtbench publish built/ecthr_npd --repo-id ORG/ecthr_npd --private": "uploads to the "
         "Hub (its --dry-run twin is run)",
     "courtbench submit report/ --repo-id ORG/courtbench-results --systems": "opens a pull "
@@ -502,11 +504,12 @@ def test_readme_is_short_and_starts_with_the_two_set_up_commands():
 
 
 def test_ci_runs_the_test_command_the_readme_gives():
-    """.ci/run (CI on a clean clone) ends with exactly the README's test command, so that what
-    CI checks is what a newcomer runs."""
+    """.ci/run (CI on a clean clone) runs exactly the README's test command first, so that what
+    CI checks is what a newcomer runs; then the documentation site and the model tier."""
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
-    assert lines[-1] == SET_UP[1]
+    make_lines = [line for line in lines if line.startswith("make ")]
+    assert make_lines == [SET_UP[1], "make docs", "make test-models"]
     assert SET_UP[1] in README.read_text(encoding="utf-8")
 
 

@@ -192,6 +192,7 @@ print(json.dumps(texts))
 """
 
 
+@pytest.mark.models
 def test_the_libraries_texts_of_a_failed_write_are_recognised(tmp_path, monkeypatch):
     """Real failed writes of torch and safetensors (a file size limit in a child process),
     their texts carried back and recognised."""
