@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 
 import yaml
-from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = ROOT / "metrics"
@@ -70,6 +69,9 @@ def on_config(config):
 
 def on_files(files, config):
     """Add the generated metric pages to the site's files."""
+    # MkDocs only here: the page builders above and below are tested without the docs extra
+    from mkdocs.structure.files import File
+
     for name, card in metric_cards().items():
         files.append(File.generated(config, f"metrics/{name}.md",
                                     content=metric_page(name, card)))

@@ -272,6 +272,7 @@ def test_a_run_killed_mid_way_keeps_its_finished_groups(small_model, tmp_path):
 
 # ---------------------------------------------------------------- sparse
 
+@pytest.mark.models  # with the runtime installed, the folder is what is missing
 def test_sparse_is_refused_in_one_line_without_a_bge_m3_folder(tmp_path):
     with pytest.raises(CourtbenchError, match="needs --text-model PATH.*BGE-M3"):
         check_text_systems(["sparse"], TextOptions())
