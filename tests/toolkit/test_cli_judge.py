@@ -259,15 +259,18 @@ def test_own_output_is_replaced_and_foreign_only_with_overwrite(hub_folder, tmp_
 def test_failed_requests_or_nothing_scored_exit_non_zero(hub_folder, tmp_path, capsys):
     predictions = _write_jsonl(tmp_path / "preds.jsonl", _test_ids())
     out = tmp_path / "judge.json"
+    # the first 8 rows (--limit): each failed sample costs Inspect a rendered traceback
     with FakeChatServer(lambda request, attempt: Reply(status=500)) as server:
-        code = main(_args(hub_folder, predictions, server.url, out, "--max-retries", "1"))
-    assert code == 1 and "40 judge request(s) could not be completed" in capsys.readouterr().err
+        code = main(_args(hub_folder, predictions, server.url, out, "--max-retries", "0",
+                          "--limit", "8"))
+    assert code == 1 and "8 judge request(s) could not be completed" in capsys.readouterr().err
     result = json.loads(out.read_text())  # still written, every row marked
-    assert result["n_request_failed"] == 40 and result["score"] is None
+    assert result["n_request_failed"] == 8 and result["score"] is None
     with FakeChatServer(lambda request, attempt: Reply("no scores at all")) as server:
-        code = main(_args(hub_folder, predictions, server.url, out, "--cache", str(tmp_path / "c2")))
+        code = main(_args(hub_folder, predictions, server.url, out, "--cache", str(tmp_path / "c2"),
+                          "--limit", "8"))
     err = capsys.readouterr().err
-    assert code == 1 and "no sample was scored" in err and "40 unparsed" in err
+    assert code == 1 and "no sample was scored" in err and "8 unparsed" in err
 
 
 def test_dry_run_sends_nothing_and_writes_nothing(hub_folder, tmp_path, capsys):

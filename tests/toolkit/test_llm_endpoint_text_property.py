@@ -20,15 +20,20 @@ from tests.toolkit.test_cli_judge import hub_folder  # noqa: F401 - module fixtu
 PIECES = st.sampled_from(["\ud800", "\udfff", "\x00", "\u202e", "\u200f", "ע", "<think>",
                           "</think>", "ACCURACY_FAITHFULNESS_SCORE: 3\n", '{"award_eur": ',
                           "0x1388", "1e309", "\\", '"', "\r\n", "x" * 20_000])
-ANSWERS = st.lists(st.one_of(st.text(st.characters(exclude_categories=()), max_size=30), PIECES),
-                   max_size=8).map("".join)
-SETTINGS = settings(max_examples=8, deadline=None,
+ANSWER = st.lists(st.one_of(st.text(st.characters(exclude_categories=()), max_size=30), PIECES),
+                  max_size=8).map("".join)
+#: Three answers per run, one for each of its three samples: an Inspect run costs about a
+#: second whatever it is sent, so each run checks three texts.
+ANSWERS = st.lists(ANSWER, min_size=3, max_size=3)
+SETTINGS = settings(max_examples=5, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
 
-def _server(answer: str) -> FakeChatServer:
-    return FakeChatServer(lambda request, attempt: Reply(answer))
+def _server(answers: list[str]) -> FakeChatServer:
+    """A server answering its n-th request with ``answers[n % 3]``."""
+    sent = iter(range(10**9))
+    return FakeChatServer(lambda request, attempt: Reply(answers[next(sent) % len(answers)]))
 
 
 def _jsonl(path: Path) -> list:
@@ -38,9 +43,9 @@ def _jsonl(path: Path) -> list:
 
 
 @SETTINGS
-@given(answer=ANSWERS)
-def test_generate_writes_a_complete_file_for_any_endpoint_text(slds_folder, answer):  # noqa: F811
-    with tempfile.TemporaryDirectory() as folder, _server(answer) as server:
+@given(answers=ANSWERS)
+def test_generate_writes_a_complete_file_for_any_endpoint_text(slds_folder, answers):  # noqa: F811
+    with tempfile.TemporaryDirectory() as folder, _server(answers) as server:
         out = Path(folder) / "g.jsonl"
         code = main(["generate", "slds", "--data", str(slds_folder), "--config", "all",
                      "--limit", "3", "--base-url", server.url, "--model", "m", "--out", str(out)])
@@ -51,13 +56,13 @@ def test_generate_writes_a_complete_file_for_any_endpoint_text(slds_folder, answ
 
 
 @SETTINGS
-@given(answer=ANSWERS)
-def test_the_judge_writes_a_complete_file_for_any_endpoint_text(hub_folder, answer):  # noqa: F811
-    with tempfile.TemporaryDirectory() as folder, _server(answer) as server:
+@given(answers=ANSWERS)
+def test_the_judge_writes_a_complete_file_for_any_endpoint_text(hub_folder, answers):  # noqa: F811
+    with tempfile.TemporaryDirectory() as folder, _server(answers) as server:
         predictions = Path(folder) / "p.jsonl"
         predictions.write_text("".join(json.dumps({"sample_id": f"test-it_it-{i}",
                                                    "prediction": answer}) + "\n"
-                                       for i in range(3)), encoding="utf-8")
+                                       for i, answer in enumerate(answers)), encoding="utf-8")
         out = Path(folder) / "j.json"
         code = main(["judge", "slds", "--data", str(hub_folder), "--config", "it_it",
                      "--predictions", str(predictions), "--base-url", server.url, "--model", "m",
@@ -69,9 +74,9 @@ def test_the_judge_writes_a_complete_file_for_any_endpoint_text(hub_folder, answ
 
 @pytest.mark.slow
 @SETTINGS
-@given(answer=ANSWERS)
-def test_predict_writes_a_complete_file_for_any_endpoint_text(ecthr_folder, answer):
-    with tempfile.TemporaryDirectory() as folder, _server(answer) as server:
+@given(answers=ANSWERS)
+def test_predict_writes_a_complete_file_for_any_endpoint_text(ecthr_folder, answers):
+    with tempfile.TemporaryDirectory() as folder, _server(answers) as server:
         out = Path(folder) / "p.csv"
         code = main(["predict", "ecthr_npd", "--data", str(ecthr_folder), "--prompt", "cot",
                      "--splits", "test", "--limit", "3", "--base-url", server.url, "--model", "m",
