@@ -57,9 +57,9 @@ def answering(body: dict, attempt: int) -> Reply:
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    """A synthetic build of 400 cases whose audit-side configs hold sentinel strings."""
+    """A synthetic build of 150 cases whose audit-side configs hold sentinel strings."""
     out = tmp_path_factory.mktemp("ecthr_predict") / "built"
-    build_synthetic(out, n=400, seed=1)
+    build_synthetic(out, n=150, seed=1)
     planted = 0
     for path in sorted((out / "data").glob("*/*.parquet")):
         if path.parent.name not in ("audit", "applicants"):
