@@ -325,9 +325,8 @@ def test_sparse_lexical_weights_equal_plain_transformers(small_model, tmp_path):
     np.testing.assert_allclose(scores, expected_scores, rtol=1e-4, atol=1e-7)
 
 
+@pytest.mark.models  # with the runtime installed, the folder is what is missing
 def test_dense_needs_a_local_model_folder():
-    if not (importlib.util.find_spec("torch") and importlib.util.find_spec("sentence_transformers")):
-        pytest.skip("torch/sentence-transformers not installed")
     with pytest.raises(CourtbenchError, match="needs --text-model PATH"):
         check_text_systems(["dense"], TextOptions())
     with pytest.raises(CourtbenchError, match="config.json not found"):
