@@ -77,6 +77,10 @@ MODEL_STACK = ("torch", "transformers", "sentence_transformers", "bert_score", "
                "accelerate", "all_minilm_l6_v2")
 
 
+#: Why a model-tier test (or module) does not run here.
+MODEL_TIER_SKIP = "model tier: `make test-models` installs the model stack and runs it"
+
+
 def _in_model_tier(item, tests: Path) -> bool:
     return (_relative(item.path, tests) in MODEL_FILES
             or not MODEL_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
@@ -89,8 +93,7 @@ def pytest_collection_modifyitems(items: list) -> None:
     kept)."""
     tests = Path(__file__).resolve().parent
     missing = [name for name in MODEL_STACK if importlib.util.find_spec(name) is None]
-    skip = pytest.mark.skip(reason=f"model tier: {', '.join(missing)} not installed; "
-                                   "`make test-models` installs the model stack and runs it")
+    skip = pytest.mark.skip(reason=f"{MODEL_TIER_SKIP} ({', '.join(missing)} not installed)")
     for item in items:
         if _in_model_tier(item, tests):
             item.add_marker(pytest.mark.models)

@@ -17,9 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("transformers")
-pytest.importorskip("accelerate")
-torch = pytest.importorskip("torch")
+from tests.conftest import MODEL_TIER_SKIP as MODEL_TIER
+
+pytest.importorskip("transformers", reason=MODEL_TIER)
+pytest.importorskip("accelerate", reason=MODEL_TIER)
+torch = pytest.importorskip("torch", reason=MODEL_TIER)
 
 from training_helpers import tiny_encoder, write_facts  # noqa: E402
 

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("peft")
-pytest.importorskip("accelerate")
-torch = pytest.importorskip("torch")
+from tests.conftest import MODEL_TIER_SKIP as MODEL_TIER
+
+pytest.importorskip("peft", reason=MODEL_TIER)
+pytest.importorskip("accelerate", reason=MODEL_TIER)
+torch = pytest.importorskip("torch", reason=MODEL_TIER)
 
 from training_helpers import tiny_causal_lm  # noqa: E402
 
