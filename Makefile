@@ -124,6 +124,7 @@ bench: $(VENV)/.installed-models
 # tests/complexity_gate.py (complexity <= 15 counting boolean operators and comprehensions,
 # <= 60 body lines): no function too tangled or too long to read.
 lint: $(VENV)/.installed-test
+	$(PIP) install --quiet -e '.[lint]'
 	$(VENV)/bin/ruff check courtbench ecthr_npd slds tests benchmarks
 	$(VENV)/bin/ruff check --select C901 courtbench ecthr_npd slds tests benchmarks
 	$(PY) tests/complexity_gate.py
