@@ -52,17 +52,12 @@ def leaderboard_protocol(options: dict[str, Any], where: str) -> list[str]:
     """How a report's options differ from the leaderboard protocol (empty: comparable):
     the test split scored, ``--zero-threshold 0.5``, ``--resamples`` ≥ 1,000."""
     check_option_types(options, OPTION_TYPES, where)
-    differences = []
-    if "test" not in options["splits"]:
-        differences.append(f"--splits {','.join(options['splits'])}: the test split was "
-                           "not scored")
-    if options["zero_threshold"] != PROTOCOL_ZERO_THRESHOLD:
-        differences.append(f"--zero-threshold {options['zero_threshold']}: the protocol "
-                           f"uses {PROTOCOL_ZERO_THRESHOLD}")
-    if options["resamples"] < PROTOCOL_MIN_RESAMPLES:
-        differences.append(f"--resamples {options['resamples']}: the protocol needs at "
-                           f"least {PROTOCOL_MIN_RESAMPLES:,}")
-    return differences
+    flags = {"split": "--splits", "zero_threshold": "--zero-threshold", "resamples": "--resamples"}
+    values = {"split": ",".join(options["splits"]), "zero_threshold": options["zero_threshold"],
+              "resamples": options["resamples"]}
+    return record_verifier.protocol_differences(
+        values, test_scored="test" in options["splits"],
+        named=lambda key, value: f"{flags[key]} {value}")
 
 
 def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:

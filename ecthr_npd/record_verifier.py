@@ -99,16 +99,28 @@ def protocol_problems(record: dict) -> list[str]:
     """How a record's evaluation differs from the protocol of the ranked table: the test
     split, a zero threshold of 0.5 EUR, at least 1,000 bootstrap resamples."""
     options = json.loads(record["options_json"])
-    problems = []
-    if record["split"] != "test":
-        problems.append(f"split {record['split']!r}: the protocol scores the test split")
-    if options.get("zero_threshold") != PROTOCOL_ZERO_THRESHOLD:
-        problems.append(f"zero_threshold {options.get('zero_threshold')!r}: the protocol uses "
-                        f"{PROTOCOL_ZERO_THRESHOLD}")
-    if record["resamples"] < PROTOCOL_MIN_RESAMPLES:
-        problems.append(f"resamples {record['resamples']!r}: the protocol needs at least "
-                        f"{PROTOCOL_MIN_RESAMPLES:,}")
-    return problems
+    return protocol_differences(
+        {"split": record["split"], "zero_threshold": options.get("zero_threshold"),
+         "resamples": record["resamples"]},
+        test_scored=record["split"] == "test", named=lambda key, value: f"{key} {value!r}")
+
+
+def protocol_differences(values: dict, *, test_scored: bool, named) -> list[str]:
+    """The one statement of the protocol, for a record and for a report's options alike:
+    how ``values`` (``split``, ``zero_threshold``, ``resamples``) differ from it (empty: they
+    follow it). ``test_scored``: whether the test split was scored; ``named(key, value)``: how
+    the message names a value (a record's field or a command-line option)."""
+    differences = []
+    if not test_scored:
+        differences.append(f"{named('split', values['split'])}: the protocol scores the test "
+                           "split")
+    if values["zero_threshold"] != PROTOCOL_ZERO_THRESHOLD:
+        differences.append(f"{named('zero_threshold', values['zero_threshold'])}: the protocol "
+                           f"uses {PROTOCOL_ZERO_THRESHOLD}")
+    if values["resamples"] < PROTOCOL_MIN_RESAMPLES:
+        differences.append(f"{named('resamples', values['resamples'])}: the protocol needs at "
+                           f"least {PROTOCOL_MIN_RESAMPLES:,}")
+    return differences
 
 
 def _r2(y: np.ndarray, squared: float) -> float:

@@ -43,10 +43,10 @@ GOLD_SPLIT = "test"
 #: Types of the evaluation options a report's rerun block must carry.
 OPTION_TYPES = {"split": str, "rouge_tokenizer": str, "bleu_tokenize": str, "bertscore": bool,
                 "resamples": int, "seed": int}
-#: The leaderboard protocol: option → value it must have (the CLI's defaults).
-PROTOCOL_OPTIONS = {"split": ("--splits", "test"), "rouge_tokenizer": ("--rouge-tokenizer",
-                                                                       "unicode"),
-                    "bleu_tokenize": ("--bleu-tokenize", "13a")}
+#: The command-line option of each value the protocol fixes (the values themselves:
+#: :func:`slds.record_verifier.protocol_differences`, the CLI's defaults).
+PROTOCOL_FLAGS = {"split": "--splits", "rouge_tokenizer": "--rouge-tokenizer",
+                  "bleu_tokenize": "--bleu-tokenize", "resamples": "--resamples"}
 PROTOCOL_MIN_RESAMPLES = record_verifier.PROTOCOL_MIN_RESAMPLES
 
 
@@ -55,12 +55,8 @@ def leaderboard_protocol(options: dict[str, Any], where: str) -> list[str]:
     the test split, the default Unicode ROUGE tokenizer and BLEU tokenizer, ≥ 1,000
     resamples."""
     check_option_types(options, OPTION_TYPES, where)
-    differences = [f"{flag} {options[key]}: the protocol uses {flag} {value}"
-                   for key, (flag, value) in PROTOCOL_OPTIONS.items() if options[key] != value]
-    if options["resamples"] < PROTOCOL_MIN_RESAMPLES:
-        differences.append(f"--resamples {options['resamples']}: the protocol needs at "
-                           f"least {PROTOCOL_MIN_RESAMPLES:,}")
-    return differences
+    return record_verifier.protocol_differences(
+        options, named=lambda key, value: f"{PROTOCOL_FLAGS[key]} {value}")
 
 
 def rescore_report(rerun: dict[str, Any], out_dir: Path) -> dict[str, Any]:

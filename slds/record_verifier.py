@@ -106,14 +106,23 @@ def protocol_problems(record: dict) -> list[str]:
     """How a record's evaluation differs from the protocol of the ranked table: the test
     split, the Unicode ROUGE tokenizer, BLEU's 13a tokenizer, at least 1,000 resamples."""
     options = json.loads(record["options_json"])
-    problems = [f"{key} {options.get(key)!r}: the protocol uses {value!r}"
-                for key, value in PROTOCOL_OPTIONS.items() if options.get(key) != value]
-    if record["split"] != "test":
-        problems.append(f"split {record['split']!r}: the protocol scores the test split")
-    if record["resamples"] < PROTOCOL_MIN_RESAMPLES:
-        problems.append(f"resamples {record['resamples']!r}: the protocol needs at least "
-                        f"{PROTOCOL_MIN_RESAMPLES:,}")
-    return problems
+    values = {"split": record["split"], "resamples": record["resamples"],
+              **{key: options.get(key) for key in PROTOCOL_OPTIONS}}
+    return protocol_differences(values, named=lambda key, value: f"{key} {value!r}")
+
+
+def protocol_differences(values: dict, *, named) -> list[str]:
+    """The one statement of the protocol, for a record and for a report's options alike:
+    how ``values`` (``split``, ``resamples`` and the :data:`PROTOCOL_OPTIONS`) differ from it
+    (empty: they follow it). ``named(key, value)``: how the message names a value (a record's
+    field or a command-line option)."""
+    wanted = {"split": "test", **PROTOCOL_OPTIONS}
+    differences = [f"{named(key, values[key])}: the protocol uses {named(key, value)}"
+                   for key, value in wanted.items() if values[key] != value]
+    if values["resamples"] < PROTOCOL_MIN_RESAMPLES:
+        differences.append(f"{named('resamples', values['resamples'])}: the protocol needs at "
+                           f"least {PROTOCOL_MIN_RESAMPLES:,}")
+    return differences
 
 
 def covered_items(texts: list, pairs: list[str]) -> list[int]:

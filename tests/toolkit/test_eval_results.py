@@ -15,6 +15,7 @@ import huggingface_hub
 import numpy as np
 import pytest
 import yaml
+from hub_fakes import commit_info
 from huggingface_hub import EvalResultEntry, parse_eval_result_entries
 from leaderboard_records import (
     build,
@@ -218,10 +219,8 @@ class RecordingApi:
 
     def create_commit(self, repo_id, operations, **kwargs):
         RecordingApi.calls.append((repo_id, operations, kwargs))
-        return huggingface_hub.CommitInfo(
-            commit_url=f"https://huggingface.co/{repo_id}/commit/abc",
-            commit_message=kwargs["commit_message"], commit_description="", oid="abc",
-            pr_url=f"https://huggingface.co/{repo_id}/discussions/7")
+        return commit_info(f"https://huggingface.co/{repo_id}", kwargs["commit_message"],
+                           pull_request=7)
 
 
 @pytest.fixture(scope="module")

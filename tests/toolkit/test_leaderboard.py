@@ -20,6 +20,7 @@ from pathlib import Path
 import datasets
 import huggingface_hub
 import pytest
+from hub_fakes import commit_info
 from leaderboard_records import page_records, write_changed_predictions
 from slds_fixtures import write_slds_folder
 
@@ -117,10 +118,8 @@ class RecordingApi:
 
     def create_commit(self, repo_id, operations, **kwargs):
         self.calls.append((repo_id, operations, kwargs))
-        return huggingface_hub.CommitInfo(
-            commit_url=f"https://huggingface.co/datasets/{repo_id}/commit/abc",
-            commit_message=kwargs["commit_message"], commit_description="", oid="abc",
-            pr_url=f"https://huggingface.co/datasets/{repo_id}/discussions/1")
+        return commit_info(f"https://huggingface.co/datasets/{repo_id}",
+                           kwargs["commit_message"], pull_request=1)
 
 
 # ------------------------------------------------------------ init: reference rows and gold

@@ -18,6 +18,7 @@ import datasets
 import huggingface_hub
 import pytest
 import yaml
+from hub_fakes import commit_info
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
 from huggingface_hub.errors import HfHubHTTPError
 
@@ -189,9 +190,8 @@ class RecordingApi:
 
     def create_commit(self, *args, **kwargs):
         self._record("create_commit", args, kwargs)
-        return huggingface_hub.CommitInfo(
-            commit_url=f"https://huggingface.co/datasets/{args[0]}/commit/{COMMIT_OID}",
-            commit_message=kwargs["commit_message"], commit_description="", oid=COMMIT_OID)
+        return commit_info(f"https://huggingface.co/datasets/{args[0]}",
+                           kwargs["commit_message"], oid=COMMIT_OID)
 
 
 def _http_error(status: int, message: str) -> HfHubHTTPError:
